@@ -1,0 +1,11 @@
+import { z } from 'zod';
+
+import { componentRegistry } from './registry.js';
+
+export const healthSchema = z
+  .object({
+    status: z.enum(['ok', 'unavailable']),
+    checks: z.record(z.string(), z.enum(['ok', 'unavailable'])).optional(),
+  })
+  .register(componentRegistry, { id: 'Health' });
+export type Health = z.infer<typeof healthSchema>;

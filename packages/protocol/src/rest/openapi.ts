@@ -1,0 +1,105 @@
+import { z } from 'zod';
+
+import { ERROR_CODES, type ErrorCode } from '../errors.js';
+import { AUTHENTICATED_ROUTE_ERRORS, REST_ENDPOINTS, type EndpointSpec } from './endpoints.js';
+import { componentRegistry } from './registry.js';
+
+type JsonObject = Record<string, unknown>;
+
+const COMPONENT_PREFIX = '#/components/schemas/';
+
+function schemaRef(schema: z.ZodType, io: 'input' | 'output'): JsonObject {
+  const id = componentRegistry.get(schema)?.id;
+  if (id !== undefined && io === 'output') return { $ref: `${COMPONENT_PREFIX}${id}` };
+  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io,
+    unrepresentable: 'any',
+  }) as JsonObject;
+  return json;
+}
+
+function errorResponses(spec: EndpointSpec): JsonObject {
+  const codes: ErrorCode[] = [...spec.errors, ...(spec.auth === 'api_key' ? AUTHENTICATED_ROUTE_ERRORS : [])];
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const status = ERROR_CODES[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const responses: JsonObject = {};
+  for (const [status, statusCodes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    responses[String(status)] = {
+      description: `Error codes: ${statusCodes.join(', ')}.`,
+      content: { 'application/json': { schema: { $ref: `${COMPONENT_PREFIX}Error` } } },
+    };
+  }
+  return responses;
+}
+
+function operation(spec: EndpointSpec): JsonObject {
+  const op: JsonObject = {
+    operationId: spec.operationId,
+    summary: spec.summary,
+    tags: [spec.tag],
+    security: spec.auth === 'api_key' ? [{ bearerAuth: [] }] : [],
+    responses: {
+      [String(spec.success.status)]: {
+        description: spec.success.description,
+        content: { 'application/json': { schema: schemaRef(spec.success.schema, 'output') } },
+      },
+      ...errorResponses(spec),
+    },
+  };
+  if (spec.requestBody !== undefined) {
+    op['requestBody'] = {
+      required: spec.requestBody.required,
+      content: { 'application/json': { schema: schemaRef(spec.requestBody.schema, 'input') } },
+    };
+  }
+  return op;
+}
+
+export interface OpenApiInfo {
+  version: string;
+  servers: readonly { url: string; description: string }[];
+}
+
+/** Builds the OpenAPI 3.1 document of every endpoint from the same schemas the server validates with. */
+export function buildOpenApiDocument(info: OpenApiInfo): JsonObject {
+  const paths: Record<string, JsonObject> = {};
+  for (const spec of REST_ENDPOINTS) {
+    paths[spec.path] = { ...paths[spec.path], [spec.method.toLowerCase()]: operation(spec) };
+  }
+  const { schemas } = z.toJSONSchema(componentRegistry, {
+    target: 'draft-2020-12',
+    io: 'output',
+    unrepresentable: 'any',
+    uri: (id) => `${COMPONENT_PREFIX}${id}`,
+  });
+  const components: Record<string, JsonObject> = {};
+  for (const [id, schema] of Object.entries(schemas)) {
+    // Components are embedded in the document, so they carry neither a dialect nor an identity of their own.
+    const { $schema: _dialect, $id: _id, ...rest } = schema as JsonObject;
+    components[id] = rest;
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Chartwright API',
+      version: info.version,
+      description: 'Clinical documentation: templates, note generation and realtime transcription.',
+    },
+    servers: info.servers.map((server) => ({ ...server })),
+    paths,
+    components: {
+      schemas: components,
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A permanent key (sk_test_… or sk_live_…). Temporary svc_rt_ tokens are refused here.',
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,80 @@
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+
+import { Authenticator } from './auth/authenticator.js';
+import { RealtimeTokenService } from './auth/realtime-tokens.js';
+import type { Clock } from './clock.js';
+import type { Config } from './config/config.js';
+import { apiKeyGuard } from './http/api-key-guard.js';
+import { registerErrorHandler } from './http/error-handler.js';
+import { registerJsonBodyParser } from './http/json-body.js';
+import { operationsRoutes, type ReadinessCheck } from './http/operations.js';
+import { requestIdFor } from './http/request-id.js';
+import { registerRouteTable } from './http/route-table.js';
+import { realtimeTokenRoutes } from './http/v1/realtime-tokens.js';
+import { templatesRoutes } from './http/v1/templates.js';
+import { RateLimiter, type RateLimitStore } from './ratelimit/rate-limiter.js';
+import type { Database } from './store/database.js';
+import { createRepositories } from './store/repositories.js';
+import { SERVICE_VERSION } from './version.js';
+
+export interface AppDependencies {
+  database: Database;
+  clock: Clock;
+  logger: Logger;
+  rateLimitStore: RateLimitStore;
+  /** Extra readiness checks beside the database (e.g. Redis). */
+  readinessChecks?: Readonly<Record<string, ReadinessCheck>>;
+}
+
+/** Fastify takes a hop count as a function of the hop index. */
+function trustProxyOption(value: Config['trustProxy']): boolean | string | ((address: string, hop: number) => boolean) {
+  return typeof value === 'number' ? (_address, hop) => hop < value : value;
+}
+
+/** Assembles the HTTP service. Never listens: main.ts does, and tests use inject() or port 0. */
+export async function buildApp(config: Config, deps: AppDependencies): Promise<FastifyInstance> {
+  const app: FastifyInstance = Fastify({
+    // Fastify's logger type is pino's minus a few members; the instance is the same object.
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    genReqId: requestIdFor,
+    requestIdHeader: false,
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: trustProxyOption(config.trustProxy),
+    return503OnClosing: true,
+  });
+
+  registerErrorHandler(app, config.bodyLimitBytes);
+  registerRouteTable(app);
+  registerJsonBodyParser(app);
+  app.decorateRequest('principal', null);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  const repositories = createRepositories(deps.database);
+  const authenticator = new Authenticator(repositories, deps.clock);
+  const realtimeTokens = new RealtimeTokenService(repositories, deps.clock, config);
+  const rateLimiter = new RateLimiter(deps.rateLimitStore, () => deps.clock.now());
+
+  operationsRoutes(app, {
+    readinessChecks: { database: () => deps.database.ping(), ...deps.readinessChecks },
+    version: SERVICE_VERSION,
+    servers: [
+      { url: config.publicBaseUrl, description: 'Production (sk_live_ keys)' },
+      { url: config.sandboxBaseUrl, description: 'Sandbox (sk_test_ keys)' },
+    ],
+  });
+
+  await app.register(async (v1) => {
+    v1.addHook(
+      'onRequest',
+      apiKeyGuard({ authenticator, rateLimiter, limitPerMinute: config.apiRateLimitPerMinute }),
+    );
+    templatesRoutes(v1);
+    realtimeTokenRoutes(v1, realtimeTokens);
+  });
+
+  return app;
+}

@@ -1,0 +1,46 @@
+import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** Encodes bytes in base62 so secrets are URL-, header- and double-click-safe. */
+function base62(bytes: Uint8Array): string {
+  let value = BigInt(`0x${Buffer.from(bytes).toString('hex') || '0'}`);
+  let out = '';
+  while (value > 0n) {
+    out = BASE62[Number(value % 62n)]! + out;
+    value /= 62n;
+  }
+  // Fixed width, so every secret of a kind has the same length whatever its leading bytes.
+  const width = Math.ceil((bytes.length * 8) / Math.log2(62));
+  return out.padStart(width, '0');
+}
+
+/** A credential with `prefix` and 32 random bytes (256 bits) of entropy. */
+export function generateSecret(prefix: string): string {
+  return `${prefix}${base62(randomBytes(32))}`;
+}
+
+/** Storage form of a credential: lookups go by this hash, and the credential itself is never kept. */
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+/** Constant-time comparison of two hex SHA-256 digests. */
+export function hashesEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'hex');
+  const right = Buffer.from(b, 'hex');
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** What a console shows of a key: its prefix and last four characters. */
+export function secretHint(secret: string, prefix: string): string {
+  return `${prefix}…${secret.slice(-4)}`;
+}
+
+/** A public identifier such as `key_3fQ9…`: random, sortable enough for listings, not a secret. */
+export function generateId(prefix: string): string {
+  const time = Date.now().toString(36).padStart(9, '0');
+  let random = '';
+  for (let index = 0; index < 12; index += 1) random += BASE62[randomInt(62)];
+  return `${prefix}_${time}${random}`;
+}

@@ -1,0 +1,176 @@
+import { parseArgs } from 'node:util';
+
+import { ENVIRONMENTS, type Environment } from '@chartwright/protocol';
+
+import { ApiKeyService, type ApiKeySummary } from '../auth/api-keys.js';
+import { systemClock, type Clock } from '../clock.js';
+import { loadConfig } from '../config/config.js';
+import { ProjectService, type ProjectSummary } from '../projects/project-service.js';
+import { openDatabase } from '../store/database.js';
+import { migrateToLatest } from '../store/migrate.js';
+import { createRepositories } from '../store/repositories.js';
+
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+/** A mistake in how the command was called (exit code 2), as opposed to a failure doing it (1). */
+export class UsageError extends Error {}
+
+export const USAGE = `Usage: chartwright <command> [options]
+
+Commands:
+  migrate                                   Apply database migrations
+  projects create --name <name>             Create a project (sandbox + production environments)
+  projects list                             List projects
+  keys create --project <id> --env test|live [--name <name>]
+                                            Create an API key; the key is shown once
+  keys list [--project <id>] [--env test|live]
+                                            List keys (hints only, never the key)
+  keys rotate <keyId> [--grace <seconds>]   Issue a replacement; the old key works for the grace period
+  keys revoke <keyId>                       Revoke a key at once, with the realtime tokens it minted
+
+Options:
+  --json    Machine-readable output
+  --help    Show this help
+
+The database comes from DATABASE_URL (default ./data/chartwright.db), as for the service.`;
+
+const OPTIONS = {
+  json: { type: 'boolean', default: false },
+  help: { type: 'boolean', default: false },
+  name: { type: 'string' },
+  project: { type: 'string' },
+  env: { type: 'string' },
+  grace: { type: 'string' },
+} as const;
+
+function parseEnvironment(value: string | undefined, required: boolean): Environment | undefined {
+  if (value === undefined) {
+    if (required) throw new UsageError('--env is required (test or live)');
+    return undefined;
+  }
+  if (!(ENVIRONMENTS as readonly string[]).includes(value)) throw new UsageError('--env must be test or live');
+  return value as Environment;
+}
+
+function parseGrace(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new UsageError('--grace must be a whole number of seconds');
+  return Number(value);
+}
+
+function required(value: string | undefined, flag: string): string {
+  if (value === undefined || value.trim() === '') throw new UsageError(`${flag} is required`);
+  return value;
+}
+
+function keyLine(key: ApiKeySummary): string {
+  const until = key.status === 'grace' ? ` until ${key.expiresAt ?? ''}` : '';
+  return `${key.id}  ${key.environment}  ${key.hint}  ${key.status}${until}  ${key.name}  ${key.projectId}`;
+}
+
+function projectLine(project: ProjectSummary): string {
+  return `${project.id}  ${project.name}  created ${project.createdAt}`;
+}
+
+/** Runs one CLI invocation; returns the exit code. */
+export async function runCli(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  io: CliIo,
+  clock: Clock = systemClock,
+): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    io.err(`chartwright: ${error instanceof Error ? error.message : String(error)}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const [group, action, ...rest] = positionals;
+  if (values.help || group === undefined || group === 'help') {
+    io.out(USAGE);
+    return values.help || group === 'help' ? 0 : 2;
+  }
+  const print = (json: unknown, human: string) => io.out(values.json ? JSON.stringify(json, null, 2) : human);
+
+  let database;
+  try {
+    const config = loadConfig(env);
+    database = openDatabase(config.database);
+    const outcome = await migrateToLatest(database);
+    const repositories = createRepositories(database);
+    const projects = new ProjectService(repositories, clock);
+    const keys = new ApiKeyService(repositories, clock, config.keyRotationGraceSeconds);
+    const command = `${group}${action === undefined ? '' : ` ${action}`}`;
+
+    switch (command) {
+      case 'migrate':
+        print(
+          { applied: outcome.applied },
+          outcome.applied.length === 0 ? 'Database is up to date.' : `Applied: ${outcome.applied.join(', ')}`,
+        );
+        return 0;
+      case 'projects create': {
+        const project = await projects.create(required(values.name, '--name'));
+        print(project, `Created project ${project.id} (${project.name})`);
+        return 0;
+      }
+      case 'projects list': {
+        const list = await projects.list();
+        print(list, list.length === 0 ? 'No projects.' : list.map(projectLine).join('\n'));
+        return 0;
+      }
+      case 'keys create': {
+        const issued = await keys.create({
+          projectId: required(values.project, '--project'),
+          environment: parseEnvironment(values.env, true) as Environment,
+          ...(values.name === undefined ? {} : { name: values.name }),
+        });
+        print(
+          { ...issued.key, key: issued.secret },
+          `Created ${issued.key.environment} key ${issued.key.id}\nKey (shown once, store it now): ${issued.secret}`,
+        );
+        return 0;
+      }
+      case 'keys list': {
+        const environment = parseEnvironment(values.env, false);
+        const list = await keys.list({
+          ...(values.project === undefined ? {} : { projectId: values.project }),
+          ...(environment === undefined ? {} : { environment }),
+        });
+        print(list, list.length === 0 ? 'No keys.' : list.map(keyLine).join('\n'));
+        return 0;
+      }
+      case 'keys rotate': {
+        const grace = parseGrace(values.grace);
+        const { replacement, previous } = await keys.rotate(
+          required(rest[0], '<keyId>'),
+          grace === undefined ? {} : { graceSeconds: grace },
+        );
+        print(
+          { replacement: { ...replacement.key, key: replacement.secret }, previous },
+          `Rotated ${previous.id}: it keeps working until ${previous.expiresAt ?? 'now'}.\n` +
+            `New key ${replacement.key.id} (shown once, store it now): ${replacement.secret}`,
+        );
+        return 0;
+      }
+      case 'keys revoke': {
+        const revoked = await keys.revoke(required(rest[0], '<keyId>'));
+        print(revoked, `Revoked ${revoked.id} at ${revoked.revokedAt ?? ''}`);
+        return 0;
+      }
+      default:
+        throw new UsageError(`unknown command "${command}"; run chartwright --help`);
+    }
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split('\n').join(' ') : String(error);
+    io.err(`chartwright: ${message}`);
+    return error instanceof UsageError ? 2 : 1;
+  } finally {
+    await database?.close();
+  }
+}

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('has embedded defaults for every variable', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      publicBaseUrl: 'http://localhost:8080',
+      sandboxBaseUrl: 'http://localhost:8080',
+      database: { kind: 'sqlite', path: './data/chartwright.db' },
+      redisUrl: null,
+      keyRotationGraceSeconds: 86400,
+      logLevel: 'info',
+      trustProxy: false,
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      PORT: '9000',
+      HOST: '0.0.0.0',
+      PUBLIC_BASE_URL: 'https://api.example.com/',
+      SANDBOX_BASE_URL: 'https://sandbox.example.com',
+      DATABASE_URL: 'postgres://u@db:5432/cw',
+      REDIS_URL: 'redis://cache:6379',
+      KEY_ROTATION_GRACE_SECONDS: '3600',
+      LOG_LEVEL: 'debug',
+      TRUST_PROXY: '2',
+      API_RATE_LIMIT_PER_MINUTE: '100',
+      BODY_LIMIT_BYTES: '2048',
+      SHUTDOWN_TIMEOUT_MS: '500',
+      SEED_DEMO: 'false',
+    });
+    expect(config).toMatchObject({
+      port: 9000,
+      host: '0.0.0.0',
+      publicBaseUrl: 'https://api.example.com',
+      sandboxBaseUrl: 'https://sandbox.example.com',
+      database: { kind: 'postgres', url: 'postgres://u@db:5432/cw' },
+      redisUrl: 'redis://cache:6379',
+      keyRotationGraceSeconds: 3600,
+      logLevel: 'debug',
+      trustProxy: 2,
+      apiRateLimitPerMinute: 100,
+      bodyLimitBytes: 2048,
+      shutdownTimeoutMs: 500,
+      seedDemo: false,
+    });
+  });
+
+  it('accepts TRUST_PROXY as a boolean or an address list', () => {
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8,127.0.0.1' }).trustProxy).toBe('10.0.0.0/8,127.0.0.1');
+  });
+
+  it('reads sqlite: URLs and plain paths as SQLite files', () => {
+    expect(loadConfig({ DATABASE_URL: 'sqlite:/var/lib/cw.db' }).database).toEqual({
+      kind: 'sqlite',
+      path: '/var/lib/cw.db',
+    });
+  });
+
+  it('names every bad variable and its problem at once', () => {
+    let caught: unknown;
+    try {
+      loadConfig({
+        PORT: 'eighty',
+        PUBLIC_BASE_URL: 'ftp://x',
+        LOG_LEVEL: 'loud',
+        KEY_ROTATION_GRACE_SECONDS: '-5',
+        REDIS_URL: 'localhost:6379',
+        DATABASE_URL: 'mysql://x',
+      });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    const problems = (caught as ConfigError).problems;
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'PORT: must be a whole number',
+        'PUBLIC_BASE_URL: must be an http:// or https:// URL',
+        expect.stringMatching(/^LOG_LEVEL: must be one of fatal, error/),
+        'KEY_ROTATION_GRACE_SECONDS: must be a whole number',
+        'REDIS_URL: must be a redis:// or rediss:// URL',
+        expect.stringMatching(/^DATABASE_URL: must be postgres:/),
+      ]),
+    );
+    expect(problems).toHaveLength(6);
+  });
+
+  it('rejects out-of-range numbers', () => {
+    expect(() => loadConfig({ PORT: '70000' })).toThrow('PORT: must be at most 65535');
+  });
+});

@@ -1,0 +1,142 @@
+import { z } from 'zod';
+
+import { formatPath } from '@chartwright/protocol';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const integer = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, { error: 'must be a whole number' })
+    .transform(Number)
+    .pipe(z.number().min(min, { error: `must be at least ${min}` }).max(max, { error: `must be at most ${max}` }));
+
+const boolean = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' }))
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const httpUrl = z
+  .string()
+  .trim()
+  .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
+    error: 'must be an http:// or https:// URL',
+  })
+  .transform((value) => value.replace(/\/+$/, ''));
+
+const databaseUrl = z
+  .string()
+  .trim()
+  .min(1, { error: 'must not be empty' })
+  .refine((value) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || /^(postgres|postgresql):\/\//i.test(value), {
+    error: 'must be postgres://… or a SQLite file path (optionally sqlite:path)',
+  });
+
+const redisUrl = z
+  .string()
+  .trim()
+  .refine((value) => /^rediss?:\/\//.test(value) && URL.canParse(value), { error: 'must be a redis:// or rediss:// URL' });
+
+/**
+ * TRUST_PROXY follows Fastify's `trustProxy`: `true`/`false`, a hop count, or a comma-separated list
+ * of proxy addresses or CIDR ranges.
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .refine((value) => value !== '', { error: 'must not be empty' })
+  .transform((value): boolean | number | string => {
+    const lower = value.toLowerCase();
+    if (lower === 'true' || lower === 'false') return lower === 'true';
+    if (/^\d+$/.test(value)) return Number(value);
+    return value;
+  });
+
+const envSchema = z.object({
+  PORT: integer(0, 65535).default(8080),
+  HOST: z.string().trim().min(1, { error: 'must not be empty' }).default('127.0.0.1'),
+  PUBLIC_BASE_URL: httpUrl.optional(),
+  SANDBOX_BASE_URL: httpUrl.optional(),
+  DATABASE_URL: databaseUrl.default('./data/chartwright.db'),
+  REDIS_URL: redisUrl.optional(),
+  KEY_ROTATION_GRACE_SECONDS: integer(0, 90 * 86400).default(86400),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  TRUST_PROXY: trustProxy.default(false),
+  API_RATE_LIMIT_PER_MINUTE: integer(1, 1_000_000).default(600),
+  BODY_LIMIT_BYTES: integer(1024, 64 * 1024 * 1024).default(1024 * 1024),
+  SHUTDOWN_TIMEOUT_MS: integer(0, 600_000).default(10_000),
+  SEED_DEMO: boolean.default(true),
+});
+
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  /** Base URL of the production environment, without a trailing slash. */
+  readonly publicBaseUrl: string;
+  /** Base URL of the sandbox environment, without a trailing slash. */
+  readonly sandboxBaseUrl: string;
+  readonly database: DatabaseTarget;
+  readonly redisUrl: string | null;
+  readonly keyRotationGraceSeconds: number;
+  readonly logLevel: LogLevel;
+  readonly trustProxy: boolean | number | string;
+  readonly apiRateLimitPerMinute: number;
+  readonly bodyLimitBytes: number;
+  readonly shutdownTimeoutMs: number;
+  readonly seedDemo: boolean;
+}
+
+export class ConfigError extends Error {
+  readonly problems: readonly string[];
+
+  constructor(problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+function databaseTarget(url: string): DatabaseTarget {
+  if (/^(postgres|postgresql):\/\//i.test(url)) return { kind: 'postgres', url };
+  return { kind: 'sqlite', path: url.replace(/^sqlite:/i, '') };
+}
+
+/** Reads the whole configuration at once and reports every bad variable together. */
+export function loadConfig(env: Readonly<Record<string, string | undefined>>): Config {
+  // An empty variable means "not set", as it does for most twelve-factor services.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`));
+  }
+  const values = parsed.data;
+  const publicBaseUrl = values.PUBLIC_BASE_URL ?? `http://localhost:${values.PORT}`;
+  return Object.freeze({
+    port: values.PORT,
+    host: values.HOST,
+    publicBaseUrl,
+    sandboxBaseUrl: values.SANDBOX_BASE_URL ?? publicBaseUrl,
+    database: Object.freeze(databaseTarget(values.DATABASE_URL)),
+    redisUrl: values.REDIS_URL ?? null,
+    keyRotationGraceSeconds: values.KEY_ROTATION_GRACE_SECONDS,
+    logLevel: values.LOG_LEVEL,
+    trustProxy: values.TRUST_PROXY,
+    apiRateLimitPerMinute: values.API_RATE_LIMIT_PER_MINUTE,
+    bodyLimitBytes: values.BODY_LIMIT_BYTES,
+    shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
+    seedDemo: values.SEED_DEMO,
+  });
+}
+
+/** A configuration for tests: in-memory SQLite, silent logs, no demo data. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  const base = loadConfig({ DATABASE_URL: ':memory:', LOG_LEVEL: 'silent', SEED_DEMO: 'false', PORT: '0' });
+  return Object.freeze({ ...base, publicBaseUrl: 'http://api.test', sandboxBaseUrl: 'http://sandbox.test', ...overrides });
+}

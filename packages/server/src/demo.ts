@@ -1,0 +1,45 @@
+import type { IssuedApiKey } from './auth/api-keys.js';
+import { ApiKeyService } from './auth/api-keys.js';
+import type { Clock } from './clock.js';
+import type { Config } from './config/config.js';
+import { ProjectService } from './projects/project-service.js';
+import type { ProjectSummary } from './projects/project-service.js';
+import type { Repositories } from './store/repositories.js';
+
+export interface DemoSeed {
+  project: ProjectSummary;
+  key: IssuedApiKey;
+}
+
+/** On a service with no projects yet, creates a demo project with a sandbox key; otherwise does nothing. */
+export async function seedDemoProject(
+  repositories: Repositories,
+  clock: Clock,
+  config: Config,
+): Promise<DemoSeed | null> {
+  const projects = new ProjectService(repositories, clock);
+  if ((await projects.count()) > 0) return null;
+  const project = await projects.create('Demo project');
+  const keys = new ApiKeyService(repositories, clock, config.keyRotationGraceSeconds);
+  const key = await keys.create({ projectId: project.id, environment: 'test', name: 'demo' });
+  return { project, key };
+}
+
+/** The first-start banner: the key appears here once and is never logged. */
+export function demoBanner(seed: DemoSeed, baseUrl: string): string {
+  const key = seed.key.secret;
+  return [
+    '',
+    'Chartwright created a demo project on first start.',
+    `  project: ${seed.project.id} (${seed.project.name})`,
+    `  sandbox key (shown once, store it now): ${key}`,
+    '',
+    'Try it:',
+    `  curl -s ${baseUrl}/api/v1/templates -H "Authorization: Bearer ${key}"`,
+    `  curl -s -X POST ${baseUrl}/api/v1/realtime/tokens -H "Authorization: Bearer ${key}" \\`,
+    `       -H "Content-Type: application/json" -d '{"expiresInSeconds": 3600}'`,
+    '',
+    'More keys: npx chartwright keys create --project ' + seed.project.id + ' --env test',
+    '',
+  ].join('\n');
+}

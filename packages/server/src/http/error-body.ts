@@ -1,0 +1,25 @@
+import { ERROR_CODES, type ErrorBody } from '@chartwright/protocol';
+import type { FastifyReply } from 'fastify';
+
+import { AppError } from '../errors.js';
+
+export function errorBody(error: AppError, requestId: string): ErrorBody {
+  const body: ErrorBody['error'] = {
+    type: ERROR_CODES[error.code].type,
+    code: error.code,
+    message: error.message,
+    requestId,
+  };
+  const firstPath = error.details[0]?.path;
+  if (firstPath !== undefined && firstPath !== '') body.param = firstPath;
+  if (error.details.length > 0) body.details = [...error.details];
+  return { error: body };
+}
+
+export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
+  return reply
+    .code(error.status)
+    .headers(error.headers)
+    .type('application/json; charset=utf-8')
+    .send(errorBody(error, reply.request.id));
+}

@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+
+import { AppError } from '../errors.js';
+import { sendError } from './error-body.js';
+
+interface KnownPath {
+  pattern: RegExp;
+  methods: Set<string>;
+}
+
+function patternOf(url: string): RegExp {
+  const escaped = url
+    .split('/')
+    .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${escaped}/?$`);
+}
+
+/**
+ * Answers unknown paths with 404 and known paths with the wrong method with 405 and an Allow
+ * header (Fastify alone answers both with 404). Records routes as they are registered.
+ */
+export function registerRouteTable(app: FastifyInstance): void {
+  const paths = new Map<string, KnownPath>();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const known = paths.get(route.url) ?? { pattern: patternOf(route.url), methods: new Set<string>() };
+    for (const method of methods) known.methods.add(method);
+    paths.set(route.url, known);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const allowed = new Set<string>();
+    for (const known of paths.values()) {
+      if (known.pattern.test(path)) for (const method of known.methods) allowed.add(method);
+    }
+    if (allowed.size === 0) {
+      return sendError(reply, new AppError('route_not_found', `No route matches ${request.method} ${path}.`));
+    }
+    const allow = [...allowed].sort().join(', ');
+    return sendError(
+      reply,
+      new AppError('method_not_allowed', `${request.method} is not allowed on ${path}; use ${allow}.`, {
+        headers: { allow },
+      }),
+    );
+  });
+}

@@ -1,0 +1,4 @@
+export { buildApp, type AppDependencies } from './app.js';
+export { loadConfig, testConfig, ConfigError, type Config } from './config/config.js';
+export { createServer, type RunningServer } from './server.js';
+export { runCli } from './cli/commands.js';

@@ -1,0 +1,45 @@
+import type { RateLimitStore, WindowCounts } from './rate-limiter.js';
+
+interface Entry {
+  windowIndex: number;
+  current: number;
+  previous: number;
+}
+
+/** Per-process counts. Memory stays bounded: a subject idle for two windows is swept away. */
+export class MemoryRateLimitStore implements RateLimitStore {
+  readonly #entries = new Map<string, Entry>();
+  #lastSweepWindow = -1;
+
+  increment(subject: string, windowIndex: number): Promise<WindowCounts> {
+    this.#sweep(windowIndex);
+    const entry = this.#entries.get(subject);
+    let next: Entry;
+    if (entry === undefined || entry.windowIndex < windowIndex - 1) {
+      next = { windowIndex, current: 1, previous: 0 };
+    } else if (entry.windowIndex === windowIndex - 1) {
+      next = { windowIndex, current: 1, previous: entry.current };
+    } else {
+      next = { ...entry, current: entry.current + 1 };
+    }
+    this.#entries.set(subject, next);
+    return Promise.resolve({ current: next.current, previous: next.previous });
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  close(): Promise<void> {
+    this.#entries.clear();
+    return Promise.resolve();
+  }
+
+  #sweep(windowIndex: number): void {
+    if (windowIndex === this.#lastSweepWindow) return;
+    this.#lastSweepWindow = windowIndex;
+    for (const [subject, entry] of this.#entries) {
+      if (entry.windowIndex < windowIndex - 1) this.#entries.delete(subject);
+    }
+  }
+}

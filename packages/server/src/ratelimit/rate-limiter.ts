@@ -1,0 +1,61 @@
+/** Request counts of the current and the previous fixed window for one subject. */
+export interface WindowCounts {
+  current: number;
+  previous: number;
+}
+
+/** Where counts live: process memory for one instance, Redis when several instances share limits. */
+export interface RateLimitStore {
+  /** Adds one hit to `subject`'s window `windowIndex` and returns both windows' counts after it. */
+  increment(subject: string, windowIndex: number, windowMs: number): Promise<WindowCounts>;
+  close(): Promise<void>;
+}
+
+export interface RateLimitDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until a refused caller may try again (0 when allowed). */
+  retryAfterSeconds: number;
+  /** Seconds until the current window ends. */
+  resetSeconds: number;
+}
+
+/**
+ * Sliding-window counter: the previous window's count, weighted by how much of it still overlaps
+ * the sliding window, plus the current window's count. Smooths the double burst a plain fixed
+ * window allows at its edges while costing one counter per window.
+ */
+export function decide(counts: WindowCounts, limit: number, windowMs: number, now: number): RateLimitDecision {
+  const elapsed = now % windowMs;
+  const weighted = Math.floor((counts.previous * (windowMs - elapsed)) / windowMs) + counts.current;
+  const allowed = weighted <= limit;
+  const resetSeconds = Math.max(1, Math.ceil((windowMs - elapsed) / 1000));
+  const retryAfterSeconds = allowed ? 0 : Math.max(1, Math.ceil(msUntilRoom(counts, limit, windowMs, elapsed) / 1000));
+  return { allowed, limit, remaining: Math.max(0, limit - weighted), retryAfterSeconds, resetSeconds };
+}
+
+/** When one more request would fit, as the previous window slides out of the weighted count. */
+function msUntilRoom(counts: WindowCounts, limit: number, windowMs: number, elapsed: number): number {
+  if (counts.current < limit && counts.previous > 0) {
+    // previous * (W - t) / W + current + 1 <= limit, solved for the elapsed time t.
+    const t = windowMs * (1 - (limit - counts.current - 1) / counts.previous);
+    return Math.max(0, t - elapsed);
+  }
+  // This window is full on its own: wait for the next one, where it becomes the weighted previous.
+  const t = windowMs * (1 - (limit - 1) / Math.max(counts.current, 1));
+  return windowMs - elapsed + Math.max(0, t);
+}
+
+export class RateLimiter {
+  constructor(
+    private readonly store: RateLimitStore,
+    private readonly now: () => number,
+  ) {}
+
+  async hit(subject: string, limit: number, windowMs: number): Promise<RateLimitDecision> {
+    const now = this.now();
+    const counts = await this.store.increment(subject, Math.floor(now / windowMs), windowMs);
+    return decide(counts, limit, windowMs, now);
+  }
+}

@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify';
+
+import { buildApp } from './app.js';
+import { systemClock } from './clock.js';
+import { loadConfig, type Config } from './config/config.js';
+import { demoBanner, seedDemoProject } from './demo.js';
+import { createLogger } from './logger.js';
+import { openRuntime } from './runtime.js';
+import { shutDown } from './shutdown.js';
+import { createRepositories } from './store/repositories.js';
+import { SERVICE_VERSION } from './version.js';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  config: Config;
+  /** Graceful stop; resolves to the exit code. */
+  stop(): Promise<number>;
+}
+
+/** Starts the service from environment variables and installs SIGTERM/SIGINT handlers. */
+export async function createServer(env: Readonly<Record<string, string | undefined>>): Promise<RunningServer> {
+  const config = loadConfig(env);
+  const logger = createLogger(config.logLevel);
+  const runtime = await openRuntime(config, logger);
+  const app = await buildApp(config, {
+    database: runtime.database,
+    clock: systemClock,
+    logger,
+    rateLimitStore: runtime.rateLimitStore,
+    readinessChecks: runtime.readinessChecks,
+  });
+
+  const seed = config.seedDemo ? await seedDemoProject(createRepositories(runtime.database), systemClock, config) : null;
+  await app.listen({ port: config.port, host: config.host });
+  logger.info(
+    { version: SERVICE_VERSION, database: config.database.kind, redis: config.redisUrl !== null },
+    'chartwright started',
+  );
+  if (seed !== null) process.stdout.write(demoBanner(seed, config.sandboxBaseUrl));
+
+  let stopping: Promise<number> | null = null;
+  const stop = () => {
+    stopping ??= shutDown({ app, closeResources: runtime.close, logger, timeoutMs: config.shutdownTimeoutMs });
+    return stopping;
+  };
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      logger.info({ signal }, 'shutting down');
+      // Exit explicitly: a stray handle (a client socket, a timer) must not keep a stopped service alive.
+      void stop().then((code) => process.exit(code));
+    });
+  }
+  return { app, config, stop };
+}

@@ -1,0 +1,60 @@
+import type { Environment } from '@chartwright/protocol';
+import type { Kysely, Selectable } from 'kysely';
+
+import type { ApiKeysTable, DatabaseSchema } from './schema.js';
+
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+
+export class ApiKeysRepository {
+  constructor(private readonly db: Kysely<DatabaseSchema>) {}
+
+  async insert(row: ApiKeyRow): Promise<void> {
+    await this.db.insertInto('api_keys').values(row).execute();
+  }
+
+  async get(id: string): Promise<ApiKeyRow | undefined> {
+    return this.db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async findBySecretHash(secretHash: string): Promise<ApiKeyRow | undefined> {
+    return this.db.selectFrom('api_keys').selectAll().where('secret_hash', '=', secretHash).executeTakeFirst();
+  }
+
+  async list(filter: { projectId?: string; environment?: Environment } = {}): Promise<ApiKeyRow[]> {
+    let query = this.db.selectFrom('api_keys').selectAll();
+    if (filter.projectId !== undefined) query = query.where('project_id', '=', filter.projectId);
+    if (filter.environment !== undefined) query = query.where('environment', '=', filter.environment);
+    return query.orderBy('created_at').orderBy('id').execute();
+  }
+
+  /**
+   * Inserts the replacement and starts the old key's grace period in one transaction, so a failure
+   * never leaves a project with a half-rotated key. Returns false when the old key was already
+   * rotated or revoked by someone else in the meantime.
+   */
+  async rotate(oldKeyId: string, replacement: ApiKeyRow, graceEndsAt: number): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('api_keys')
+        .set({ expires_at: graceEndsAt, replaced_by: replacement.id })
+        .where('id', '=', oldKeyId)
+        .where('replaced_by', 'is', null)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) return false;
+      await trx.insertInto('api_keys').values(replacement).execute();
+      return true;
+    });
+  }
+
+  /** Returns false when the key does not exist or was already revoked. */
+  async revoke(id: string, at: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('api_keys')
+      .set({ revoked_at: at })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+}

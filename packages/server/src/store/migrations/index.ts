@@ -1,0 +1,15 @@
+import type { Migration, MigrationProvider } from 'kysely';
+
+import { initial } from './0001-initial.js';
+
+/**
+ * Migrations in the order they apply. Names sort lexically, so they carry a zero-padded number;
+ * a released migration is never edited, only followed by a new one.
+ */
+const MIGRATIONS: Record<string, Migration> = {
+  '0001-initial': initial,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: () => Promise.resolve(MIGRATIONS),
+};

@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+
+import { sql } from 'kysely';
+import pg from 'pg';
+
+import { openDatabase, type Database, type Dialect } from '../store/database.js';
+import { migrateToLatest } from '../store/migrate.js';
+
+/**
+ * PostgreSQL for tests comes from TEST_DATABASE_URL (CI sets it to this machine's server). Locally
+ * it may be absent, and those tests are skipped; in CI its absence is an error, never a skip.
+ */
+export const TEST_DATABASE_URL = process.env['TEST_DATABASE_URL'];
+export const TEST_REDIS_URL = process.env['TEST_REDIS_URL'];
+
+for (const [name, value] of [
+  ['TEST_DATABASE_URL', TEST_DATABASE_URL],
+  ['TEST_REDIS_URL', TEST_REDIS_URL],
+] as const) {
+  if (process.env['CI'] !== undefined && process.env['CI'] !== '' && value === undefined) {
+    throw new Error(`${name} must be set in CI: the PostgreSQL and Redis tests may not be skipped there`);
+  }
+}
+
+/** The dialects tests run against: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
+export const TEST_DIALECTS: readonly Dialect[] = TEST_DATABASE_URL === undefined ? ['sqlite'] : ['sqlite', 'postgres'];
+
+export interface TestDatabase {
+  database: Database;
+  /** Closes the connection and drops the PostgreSQL schema the test used. */
+  dispose(): Promise<void>;
+}
+
+/** A migrated, empty database of its own: in-memory SQLite, or a fresh PostgreSQL schema. */
+export async function openTestDatabase(dialect: Dialect): Promise<TestDatabase> {
+  if (dialect === 'sqlite') {
+    const database = openDatabase({ kind: 'sqlite', path: ':memory:' });
+    await migrateToLatest(database);
+    return { database, dispose: () => database.close() };
+  }
+  if (TEST_DATABASE_URL === undefined) throw new Error('TEST_DATABASE_URL is not set');
+  const schema = `cw_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const database = openDatabase({ kind: 'postgres', url: TEST_DATABASE_URL }, { schema });
+  await migrateToLatest(database);
+  return {
+    database,
+    dispose: async () => {
+      await sql.raw(`drop schema ${schema} cascade`).execute(database.db);
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import { Writable } from 'node:stream';
+
+import type { Environment } from '@chartwright/protocol';
+import type { FastifyInstance } from 'fastify';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+
+import { buildApp } from '../app.js';
+import { ApiKeyService } from '../auth/api-keys.js';
+import { ManualClock } from '../clock.js';
+import { testConfig, type Config } from '../config/config.js';
+import { createLogger } from '../logger.js';
+import { ProjectService } from '../projects/project-service.js';
+import { MemoryRateLimitStore } from '../ratelimit/memory-store.js';
+import type { RateLimitStore } from '../ratelimit/rate-limiter.js';
+import type { Dialect } from '../store/database.js';
+import { createRepositories, type Repositories } from '../store/repositories.js';
+import { openTestDatabase } from './databases.js';
+
+/** Collects every log line the service writes, so tests can assert what never appears in them. */
+export class LogCapture extends Writable {
+  readonly lines: string[] = [];
+
+  override _write(chunk: Buffer, _encoding: string, callback: () => void): void {
+    this.lines.push(chunk.toString('utf8'));
+    callback();
+  }
+
+  get text(): string {
+    return this.lines.join('');
+  }
+}
+
+export interface Harness {
+  app: FastifyInstance;
+  clock: ManualClock;
+  config: Config;
+  repositories: Repositories;
+  projects: ProjectService;
+  keys: ApiKeyService;
+  logs: LogCapture;
+  /** A project with one sandbox and one production key. */
+  project: { id: string; testKey: string; testKeyId: string; liveKey: string; liveKeyId: string };
+  request(options: InjectOptions & { key?: string }): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  dialect?: Dialect;
+  config?: Partial<Config>;
+  rateLimitStore?: RateLimitStore;
+}
+
+/** The real service, in process, on a database of its own, with a clock the test moves. */
+export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const config = testConfig({ logLevel: 'info', ...options.config });
+  const testDatabase = await openTestDatabase(options.dialect ?? 'sqlite');
+  const clock = new ManualClock();
+  const logs = new LogCapture();
+  const app = await buildApp(config, {
+    database: testDatabase.database,
+    clock,
+    logger: createLogger(config.logLevel, logs),
+    rateLimitStore: options.rateLimitStore ?? new MemoryRateLimitStore(),
+  });
+  await app.ready();
+  const repositories = createRepositories(testDatabase.database);
+  const projects = new ProjectService(repositories, clock);
+  const keys = new ApiKeyService(repositories, clock, config.keyRotationGraceSeconds);
+
+  const created = await projects.create('Harness clinic');
+  const issue = (environment: Environment) => keys.create({ projectId: created.id, environment });
+  const test = await issue('test');
+  const live = await issue('live');
+
+  return {
+    app,
+    clock,
+    config,
+    repositories,
+    projects,
+    keys,
+    logs,
+    project: {
+      id: created.id,
+      testKey: test.secret,
+      testKeyId: test.key.id,
+      liveKey: live.secret,
+      liveKeyId: live.key.id,
+    },
+    request: ({ key, headers, ...rest }) =>
+      app.inject({
+        ...rest,
+        headers: { ...(key === undefined ? {} : { authorization: `Bearer ${key}` }), ...headers },
+      }),
+    close: async () => {
+      await app.close();
+      await testDatabase.dispose();
+    },
+  };
+}
