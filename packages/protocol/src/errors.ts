@@ -24,7 +24,7 @@ interface ErrorCodeSpec {
   readonly description: string;
 }
 
-function code<T extends ErrorType>(type: T, description: string): ErrorCodeSpec {
+function code(type: ErrorType, description: string): ErrorCodeSpec {
   return { type, status: ERROR_TYPES[type], description };
 }
 
@@ -39,7 +39,10 @@ export const ERROR_CODES = Object.freeze({
   unsupported_media_type: code('unsupported_media_type_error', 'The Content-Type is not application/json.'),
   request_too_large: code('request_too_large', 'The body is larger than the route accepts.'),
   route_not_found: code('not_found_error', 'No route has this path.'),
-  method_not_allowed: code('method_not_allowed_error', 'The path exists but not with this method; see the Allow header.'),
+  method_not_allowed: code(
+    'method_not_allowed_error',
+    'The path exists but not with this method; see the Allow header.',
+  ),
   missing_authorization: code('authentication_error', 'No Authorization header was sent.'),
   malformed_authorization: code('authentication_error', 'The Authorization header is not `Bearer <key>`.'),
   invalid_api_key: code('authentication_error', 'The key or token is not one this service issued.'),

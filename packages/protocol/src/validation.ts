@@ -20,8 +20,9 @@ function describeType(input: unknown): string {
 
 function bound(origin: string, limit: number | bigint, exclusive: boolean, side: 'min' | 'max'): string {
   const relation = side === 'min' ? (exclusive ? 'greater than' : 'at least') : exclusive ? 'less than' : 'at most';
-  if (origin === 'string') return `must be ${relation} ${limit} characters long`;
-  if (origin === 'array' || origin === 'set') return `must have ${relation} ${limit} items`;
+  const plural = Number(limit) === 1 ? '' : 's';
+  if (origin === 'string') return `must be ${relation} ${limit} character${plural} long`;
+  if (origin === 'array' || origin === 'set') return `must have ${relation} ${limit} item${plural}`;
   return `must be ${relation} ${limit}`;
 }
 
@@ -52,7 +53,11 @@ export const describeIssue: core.$ZodErrorMap = (issue) => {
       return 'is not a known field';
     case 'not_multiple_of':
       return `must be a multiple of ${issue.divisor}`;
-    default:
+    case 'invalid_union':
+    case 'invalid_key':
+    case 'invalid_element':
+    case 'custom':
+      // zod's own wording (or the schema's custom message) is already specific enough.
       return undefined;
   }
 };

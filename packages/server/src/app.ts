@@ -1,11 +1,11 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import type { Logger } from 'pino';
 
 import { Authenticator } from './auth/authenticator.js';
 import { RealtimeTokenService } from './auth/realtime-tokens.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config/config.js';
 import { apiKeyGuard } from './http/api-key-guard.js';
+import { registerDraining } from './http/draining.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { operationsRoutes, type ReadinessCheck } from './http/operations.js';
@@ -21,7 +21,8 @@ import { SERVICE_VERSION } from './version.js';
 export interface AppDependencies {
   database: Database;
   clock: Clock;
-  logger: Logger;
+  /** A pino logger; Fastify's logger type is pino's surface. */
+  logger: FastifyBaseLogger;
   rateLimitStore: RateLimitStore;
   /** Extra readiness checks beside the database (e.g. Redis). */
   readinessChecks?: Readonly<Record<string, ReadinessCheck>>;
@@ -35,23 +36,25 @@ function trustProxyOption(value: Config['trustProxy']): boolean | string | ((add
 /** Assembles the HTTP service. Never listens: main.ts does, and tests use inject() or port 0. */
 export async function buildApp(config: Config, deps: AppDependencies): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
-    // Fastify's logger type is pino's minus a few members; the instance is the same object.
-    loggerInstance: deps.logger as FastifyBaseLogger,
+    loggerInstance: deps.logger,
     genReqId: requestIdFor,
     requestIdHeader: false,
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: trustProxyOption(config.trustProxy),
-    return503OnClosing: true,
+    // Draining answers late requests itself, with the service's error body.
+    return503OnClosing: false,
   });
 
   registerErrorHandler(app, config.bodyLimitBytes);
   registerRouteTable(app);
   registerJsonBodyParser(app);
   app.decorateRequest('principal', null);
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
+  registerDraining(app);
 
   const repositories = createRepositories(deps.database);
   const authenticator = new Authenticator(repositories, deps.clock);
@@ -67,13 +70,12 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     ],
   });
 
-  await app.register(async (v1) => {
-    v1.addHook(
-      'onRequest',
-      apiKeyGuard({ authenticator, rateLimiter, limitPerMinute: config.apiRateLimitPerMinute }),
-    );
+  // The authenticated REST API: an encapsulated context so the key guard covers exactly these routes.
+  await app.register((v1, _options, done) => {
+    v1.addHook('onRequest', apiKeyGuard({ authenticator, rateLimiter, limitPerMinute: config.apiRateLimitPerMinute }));
     templatesRoutes(v1);
     realtimeTokenRoutes(v1, realtimeTokens);
+    done();
   });
 
   return app;

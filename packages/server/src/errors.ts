@@ -27,7 +27,9 @@ export class AppError extends Error {
 
   /** A 400 that names every invalid field at once. */
   static invalidBody(details: readonly ErrorDetail[], subject = 'Request body'): AppError {
-    const named = details.map((detail) => (detail.path === '' ? `${subject}: ${detail.message}` : formatDetail(detail)));
+    const named = details.map((detail) =>
+      detail.path === '' ? `${subject}: ${detail.message}` : formatDetail(detail),
+    );
     return new AppError('invalid_body', `Invalid ${subject.toLowerCase()}: ${named.join('; ')}`, { details });
   }
 }

@@ -30,7 +30,9 @@ export async function createServer(env: Readonly<Record<string, string | undefin
     readinessChecks: runtime.readinessChecks,
   });
 
-  const seed = config.seedDemo ? await seedDemoProject(createRepositories(runtime.database), systemClock, config) : null;
+  const seed = config.seedDemo
+    ? await seedDemoProject(createRepositories(runtime.database), systemClock, config)
+    : null;
   await app.listen({ port: config.port, host: config.host });
   logger.info(
     { version: SERVICE_VERSION, database: config.database.kind, redis: config.redisUrl !== null },
@@ -40,7 +42,7 @@ export async function createServer(env: Readonly<Record<string, string | undefin
 
   let stopping: Promise<number> | null = null;
   const stop = () => {
-    stopping ??= shutDown({ app, closeResources: runtime.close, logger, timeoutMs: config.shutdownTimeoutMs });
+    stopping ??= shutDown({ app, closeResources: () => runtime.close(), logger, timeoutMs: config.shutdownTimeoutMs });
     return stopping;
   };
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {

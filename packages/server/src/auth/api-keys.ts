@@ -27,6 +27,9 @@ export interface IssuedApiKey {
   secret: string;
 }
 
+/** 90 days, the most KEY_ROTATION_GRACE_SECONDS allows. */
+export const MAX_GRACE_SECONDS = 90 * 86400;
+
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 export function keyStatus(row: Pick<ApiKeyRow, 'expires_at' | 'revoked_at'>, now: number): ApiKeyStatus {
@@ -66,8 +69,12 @@ export class ApiKeyService {
   ): Promise<{ replacement: IssuedApiKey; previous: ApiKeySummary }> {
     const old = await this.requireKey(keyId);
     const graceSeconds = options.graceSeconds ?? this.defaultGraceSeconds;
-    if (!Number.isInteger(graceSeconds) || graceSeconds < 0) {
-      throw AppError.invalidBody([{ path: 'graceSeconds', message: 'must be a whole number of seconds, 0 or more' }]);
+    // Bounded like KEY_ROTATION_GRACE_SECONDS: an end past what a Date can hold would rotate the key
+    // and then fail to show the replacement, leaving the project's keys unlistable.
+    if (!Number.isInteger(graceSeconds) || graceSeconds < 0 || graceSeconds > MAX_GRACE_SECONDS) {
+      throw AppError.invalidBody([
+        { path: 'graceSeconds', message: `must be a whole number of seconds, 0 to ${MAX_GRACE_SECONDS}` },
+      ]);
     }
     const { row, secret } = this.newKey(old.project_id, old.environment, old.name);
     const rotated = await this.repositories.apiKeys.rotate(old.id, row, this.clock.now() + graceSeconds * 1000);

@@ -22,7 +22,10 @@ export class RealtimeTokenService {
     private readonly urls: EnvironmentUrls,
   ) {}
 
-  async mint(principal: Principal, expiresInSeconds: number = LIMITS.realtimeTokenDefaultSeconds): Promise<RealtimeToken> {
+  async mint(
+    principal: Principal,
+    expiresInSeconds: number = LIMITS.realtimeTokenDefaultSeconds,
+  ): Promise<RealtimeToken> {
     if (principal.kind !== 'api_key') {
       throw new AppError('temporary_token_not_allowed', 'Temporary tokens cannot create other tokens.');
     }

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, randomInt } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -7,7 +7,7 @@ function base62(bytes: Uint8Array): string {
   let value = BigInt(`0x${Buffer.from(bytes).toString('hex') || '0'}`);
   let out = '';
   while (value > 0n) {
-    out = BASE62[Number(value % 62n)]! + out;
+    out = BASE62.charAt(Number(value % 62n)) + out;
     value /= 62n;
   }
   // Fixed width, so every secret of a kind has the same length whatever its leading bytes.
@@ -25,13 +25,6 @@ export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex');
 }
 
-/** Constant-time comparison of two hex SHA-256 digests. */
-export function hashesEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'hex');
-  const right = Buffer.from(b, 'hex');
-  return left.length === right.length && timingSafeEqual(left, right);
-}
-
 /** What a console shows of a key: its prefix and last four characters. */
 export function secretHint(secret: string, prefix: string): string {
   return `${prefix}…${secret.slice(-4)}`;
@@ -41,6 +34,6 @@ export function secretHint(secret: string, prefix: string): string {
 export function generateId(prefix: string): string {
   const time = Date.now().toString(36).padStart(9, '0');
   let random = '';
-  for (let index = 0; index < 12; index += 1) random += BASE62[randomInt(62)];
+  for (let index = 0; index < 12; index += 1) random += BASE62.charAt(randomInt(62));
   return `${prefix}_${time}${random}`;
 }

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 
 import { ENVIRONMENTS, type Environment } from '@chartwright/protocol';
 
-import { ApiKeyService, type ApiKeySummary } from '../auth/api-keys.js';
+import { ApiKeyService, MAX_GRACE_SECONDS, type ApiKeySummary } from '../auth/api-keys.js';
 import { systemClock, type Clock } from '../clock.js';
 import { loadConfig } from '../config/config.js';
 import { ProjectService, type ProjectSummary } from '../projects/project-service.js';
@@ -46,18 +46,23 @@ const OPTIONS = {
   grace: { type: 'string' },
 } as const;
 
-function parseEnvironment(value: string | undefined, required: boolean): Environment | undefined {
-  if (value === undefined) {
-    if (required) throw new UsageError('--env is required (test or live)');
-    return undefined;
-  }
-  if (!(ENVIRONMENTS as readonly string[]).includes(value)) throw new UsageError('--env must be test or live');
-  return value as Environment;
+function parseEnvironment(value: string | undefined): Environment | undefined {
+  if (value === undefined) return undefined;
+  const environment = ENVIRONMENTS.find((candidate) => candidate === value);
+  if (environment === undefined) throw new UsageError('--env must be test or live');
+  return environment;
+}
+
+function requireEnvironment(value: string | undefined): Environment {
+  const environment = parseEnvironment(value);
+  if (environment === undefined) throw new UsageError('--env is required (test or live)');
+  return environment;
 }
 
 function parseGrace(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value)) throw new UsageError('--grace must be a whole number of seconds');
+  if (Number(value) > MAX_GRACE_SECONDS) throw new UsageError(`--grace must be at most ${MAX_GRACE_SECONDS} seconds`);
   return Number(value);
 }
 
@@ -91,9 +96,13 @@ export async function runCli(
   }
   const { values, positionals } = parsed;
   const [group, action, ...rest] = positionals;
-  if (values.help || group === undefined || group === 'help') {
+  if (values.help || group === 'help') {
     io.out(USAGE);
-    return values.help || group === 'help' ? 0 : 2;
+    return 0;
+  }
+  if (group === undefined) {
+    io.err(USAGE);
+    return 2;
   }
   const print = (json: unknown, human: string) => io.out(values.json ? JSON.stringify(json, null, 2) : human);
 
@@ -127,7 +136,7 @@ export async function runCli(
       case 'keys create': {
         const issued = await keys.create({
           projectId: required(values.project, '--project'),
-          environment: parseEnvironment(values.env, true) as Environment,
+          environment: requireEnvironment(values.env),
           ...(values.name === undefined ? {} : { name: values.name }),
         });
         print(
@@ -137,7 +146,7 @@ export async function runCli(
         return 0;
       }
       case 'keys list': {
-        const environment = parseEnvironment(values.env, false);
+        const environment = parseEnvironment(values.env);
         const list = await keys.list({
           ...(values.project === undefined ? {} : { projectId: values.project }),
           ...(environment === undefined ? {} : { environment }),

@@ -10,7 +10,12 @@ const integer = (min: number, max: number) =>
     .trim()
     .regex(/^\d+$/, { error: 'must be a whole number' })
     .transform(Number)
-    .pipe(z.number().min(min, { error: `must be at least ${min}` }).max(max, { error: `must be at most ${max}` }));
+    .pipe(
+      z
+        .number()
+        .min(min, { error: `must be at least ${min}` })
+        .max(max, { error: `must be at most ${max}` }),
+    );
 
 const boolean = z
   .string()
@@ -38,7 +43,9 @@ const databaseUrl = z
 const redisUrl = z
   .string()
   .trim()
-  .refine((value) => /^rediss?:\/\//.test(value) && URL.canParse(value), { error: 'must be a redis:// or rediss:// URL' });
+  .refine((value) => /^rediss?:\/\//.test(value) && URL.canParse(value), {
+    error: 'must be a redis:// or rediss:// URL',
+  });
 
 /**
  * TRUST_PROXY follows Fastify's `trustProxy`: `true`/`false`, a hop count, or a comma-separated list
@@ -138,5 +145,10 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
 /** A configuration for tests: in-memory SQLite, silent logs, no demo data. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   const base = loadConfig({ DATABASE_URL: ':memory:', LOG_LEVEL: 'silent', SEED_DEMO: 'false', PORT: '0' });
-  return Object.freeze({ ...base, publicBaseUrl: 'http://api.test', sandboxBaseUrl: 'http://sandbox.test', ...overrides });
+  return Object.freeze({
+    ...base,
+    publicBaseUrl: 'http://api.test',
+    sandboxBaseUrl: 'http://sandbox.test',
+    ...overrides,
+  });
 }

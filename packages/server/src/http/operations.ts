@@ -29,7 +29,10 @@ export function operationsRoutes(app: FastifyInstance, options: OperationsOption
     );
     const ready = entries.every(([, state]) => state === 'ok');
     const body: Health = { status: ready ? 'ok' : 'unavailable', checks: Object.fromEntries(entries) };
-    return reply.code(ready ? 200 : 503).header('cache-control', 'no-store').send(body);
+    return reply
+      .code(ready ? 200 : 503)
+      .header('cache-control', 'no-store')
+      .send(body);
   });
 
   // Built once: the document depends only on the schemas and the configured servers.

@@ -3,6 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors.js';
 import { sendError } from './error-body.js';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every method and path registered so far (HEAD included), in Fastify's `:param` syntax. */
+    knownRoutes(): { method: string; url: string }[];
+  }
+}
+
 interface KnownPath {
   pattern: RegExp;
   methods: Set<string>;
@@ -28,6 +35,9 @@ export function registerRouteTable(app: FastifyInstance): void {
     for (const method of methods) known.methods.add(method);
     paths.set(route.url, known);
   });
+  app.decorate('knownRoutes', () =>
+    [...paths].flatMap(([url, known]) => [...known.methods].map((method) => ({ method, url }))),
+  );
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';

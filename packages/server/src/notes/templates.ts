@@ -31,7 +31,8 @@ export const CURATED_TEMPLATES: readonly Template[] = deepFreeze([
       {
         key: 'plan',
         label: 'Plan',
-        description: 'What will be done: tests ordered, treatments and prescriptions, referrals, patient education and follow-up.',
+        description:
+          'What will be done: tests ordered, treatments and prescriptions, referrals, patient education and follow-up.',
       },
     ],
   },

@@ -23,13 +23,12 @@ export interface DatabaseOptions {
   schema?: string;
 }
 
-const INT8_OID = 20;
-
-// Epoch-millisecond columns are bigint in PostgreSQL; they fit a double exactly for 285,000 years.
-function pgTypeParser(oid: number, format?: 'text' | 'binary'): (value: string) => unknown {
-  if (oid === INT8_OID) return (value: string) => Number(value);
-  return format === 'binary' ? pg.types.getTypeParser(oid, 'binary') : pg.types.getTypeParser(oid, 'text');
-}
+// Epoch-millisecond columns are bigint in PostgreSQL; they fit a double exactly for 285,000 years,
+// so this pool reads int8 as a number instead of pg's default string.
+const bigintAsNumber: pg.CustomTypesConfig = {
+  getTypeParser: (oid, format) =>
+    oid === pg.types.builtins.INT8 ? Number : (pg.types.getTypeParser(oid, format) as (value: string) => unknown),
+};
 
 function openSqlite(path: string): Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -53,7 +52,7 @@ function openPostgres(url: string, options: DatabaseOptions): Database {
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
-    types: { getTypeParser: pgTypeParser as typeof pg.types.getTypeParser },
+    types: bigintAsNumber,
     ...(options.schema === undefined ? {} : { options: `-c search_path=${options.schema}` }),
   });
   const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });

@@ -1,4 +1,4 @@
-import { Migrator } from 'kysely';
+import { Migrator, sql } from 'kysely';
 
 import type { Database } from './database.js';
 import { migrationProvider } from './migrations/index.js';
@@ -9,7 +9,17 @@ export interface MigrationOutcome {
 
 /** Brings the schema to the latest version; safe to run from several instances at once (Kysely locks). */
 export async function migrateToLatest(database: Database): Promise<MigrationOutcome> {
-  const migrator = new Migrator({ db: database.db, provider: migrationProvider });
+  // Kysely looks for its bookkeeping tables in every schema unless told which one, so a second
+  // schema in the same PostgreSQL database (another app, another test run) would be mistaken for ours.
+  const schema =
+    database.dialect === 'postgres'
+      ? (await sql<{ schema: string | null }>`select current_schema() as schema`.execute(database.db)).rows[0]?.schema
+      : undefined;
+  const migrator = new Migrator({
+    db: database.db,
+    provider: migrationProvider,
+    ...(schema === undefined || schema === null ? {} : { migrationTableSchema: schema }),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error !== undefined || failed !== undefined) {

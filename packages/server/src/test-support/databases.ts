@@ -45,12 +45,15 @@ export async function openTestDatabase(dialect: Dialect): Promise<TestDatabase> 
   await admin.query(`create schema ${schema}`);
   await admin.end();
   const database = openDatabase({ kind: 'postgres', url: TEST_DATABASE_URL }, { schema });
-  await migrateToLatest(database);
-  return {
-    database,
-    dispose: async () => {
-      await sql.raw(`drop schema ${schema} cascade`).execute(database.db);
-      await database.close();
-    },
+  const dispose = async () => {
+    await sql.raw(`drop schema ${schema} cascade`).execute(database.db);
+    await database.close();
   };
+  try {
+    await migrateToLatest(database);
+  } catch (error) {
+    await dispose();
+    throw error;
+  }
+  return { database, dispose };
 }

@@ -12,7 +12,7 @@ import { createLogger } from '../logger.js';
 import { ProjectService } from '../projects/project-service.js';
 import { MemoryRateLimitStore } from '../ratelimit/memory-store.js';
 import type { RateLimitStore } from '../ratelimit/rate-limiter.js';
-import type { Dialect } from '../store/database.js';
+import type { Database, Dialect } from '../store/database.js';
 import { createRepositories, type Repositories } from '../store/repositories.js';
 import { openTestDatabase } from './databases.js';
 
@@ -32,6 +32,7 @@ export class LogCapture extends Writable {
 
 export interface Harness {
   app: FastifyInstance;
+  database: Database;
   clock: ManualClock;
   config: Config;
   repositories: Repositories;
@@ -48,6 +49,8 @@ export interface HarnessOptions {
   dialect?: Dialect;
   config?: Partial<Config>;
   rateLimitStore?: RateLimitStore;
+  /** Adds test-only routes before the app is sealed, as any plugin would. */
+  configure?: (app: FastifyInstance) => void;
 }
 
 /** The real service, in process, on a database of its own, with a clock the test moves. */
@@ -62,6 +65,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     logger: createLogger(config.logLevel, logs),
     rateLimitStore: options.rateLimitStore ?? new MemoryRateLimitStore(),
   });
+  options.configure?.(app);
   await app.ready();
   const repositories = createRepositories(testDatabase.database);
   const projects = new ProjectService(repositories, clock);
@@ -72,8 +76,10 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   const test = await issue('test');
   const live = await issue('live');
 
+  let closed = false;
   return {
     app,
+    database: testDatabase.database,
     clock,
     config,
     repositories,
@@ -93,8 +99,11 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
         headers: { ...(key === undefined ? {} : { authorization: `Bearer ${key}` }), ...headers },
       }),
     close: async () => {
+      if (closed) return;
+      closed = true;
       await app.close();
-      await testDatabase.dispose();
+      // A test may have closed the database itself to simulate an outage.
+      await testDatabase.dispose().catch(() => undefined);
     },
   };
 }

@@ -9,7 +9,7 @@ import { fastifyPath } from '../paths.js';
 export function realtimeTokenRoutes(app: FastifyInstance, service: RealtimeTokenService): void {
   const spec = endpoint('createRealtimeToken');
   app.post(fastifyPath(spec), async (request, reply) => {
-    const parsed = validate(createRealtimeTokenRequestSchema, request.body ?? {});
+    const parsed = validate(createRealtimeTokenRequestSchema, request.body === undefined ? {} : request.body);
     if (!parsed.ok) throw AppError.invalidBody(parsed.details);
     const token = await service.mint(principalOf(request), parsed.value.expiresInSeconds);
     return reply.code(spec.success.status).header('cache-control', 'no-store').send(token);

@@ -1,0 +1,25 @@
+import type { FastifyInstance } from 'fastify';
+
+import { AppError } from '../errors.js';
+
+/**
+ * Once the service starts closing, keep-alive connections are told to close after their current
+ * response (Fastify's close only reaps connections that are idle at that instant, so a connection
+ * serving an in-flight request would otherwise hold shutdown open), and requests that still arrive
+ * get our 503 error body rather than Fastify's own.
+ */
+export function registerDraining(app: FastifyInstance): void {
+  let draining = false;
+  app.addHook('preClose', (done) => {
+    draining = true;
+    done();
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!draining) return;
+    reply.header('connection', 'close');
+    throw new AppError('service_unavailable', 'The service is shutting down; retry on another instance.');
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (draining) reply.header('connection', 'close');
+  });
+}

@@ -1,0 +1,102 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { afterAll, describe, expect, it } from 'vitest';
+
+// The built entry point, exactly what `npm start` runs (the test command builds before testing).
+const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
+    });
+  });
+}
+
+interface Started {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+function start(cwd: string, env: Record<string, string>): Started {
+  const child = spawn(process.execPath, [MAIN], {
+    cwd,
+    env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, stdout: () => stdout, stderr: () => stderr, exited };
+}
+
+async function waitForReady(baseUrl: string, started: Started): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    const ready = await fetch(`${baseUrl}/readyz`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ready) return;
+    if (started.child.exitCode !== null) throw new Error(`service exited: ${started.stderr()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('service did not become ready');
+}
+
+describe('starting the service', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'chartwright-start-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('creates a demo project on first start, prints its key once, and reuses the data later', async () => {
+    const port = await freePort();
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const env = { PORT: String(port), PUBLIC_BASE_URL: baseUrl };
+
+    const first = start(dir, env);
+    await waitForReady(baseUrl, first);
+    const key = /sk_test_[0-9A-Za-z]{43}/.exec(first.stdout())?.[0];
+    expect(key).toBeDefined();
+    expect(first.stdout()).toContain(`curl -s ${baseUrl}/api/v1/templates -H "Authorization: Bearer ${key}"`);
+    expect(first.stdout()).toContain(`${baseUrl}/api/v1/realtime/tokens`);
+
+    const templates = await fetch(`${baseUrl}/api/v1/templates`, { headers: { authorization: `Bearer ${key}` } });
+    expect(templates.status).toBe(200);
+    const token = await fetch(`${baseUrl}/api/v1/realtime/tokens`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ expiresInSeconds: 3600 }),
+    });
+    expect(token.status).toBe(201);
+
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    expect(first.stderr()).not.toContain(key);
+
+    const second = start(dir, env);
+    await waitForReady(baseUrl, second);
+    expect(second.stdout()).not.toMatch(/sk_test_/);
+    const again = await fetch(`${baseUrl}/api/v1/templates`, { headers: { authorization: `Bearer ${key}` } });
+    expect(again.status).toBe(200);
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+  });
+
+  it('refuses to start on a bad variable, naming it and the problem', async () => {
+    const started = start(dir, { PORT: 'eighty', LOG_LEVEL: 'chatty' });
+    expect(await started.exited).toBe(1);
+    expect(started.stderr()).toContain('PORT: must be a whole number');
+    expect(started.stderr()).toContain('LOG_LEVEL: must be one of');
+  });
+});
