@@ -25,7 +25,12 @@ export function setup({ quiet = false } = {}) {
     if (!quiet) process.stderr.write('chartwright: installing dependencies (first run)…\n');
     run(npm, [existsSync(join(root, 'package-lock.json')) ? 'ci' : 'install', '--no-audit', '--no-fund']);
   }
-  run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'packages/protocol', 'packages/server']);
+  run(process.execPath, [
+    join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
+    '-b',
+    'packages/protocol',
+    'packages/server',
+  ]);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) setup();
