@@ -1,0 +1,42 @@
+/**
+ * What `npm run bench` measures, in the order it measures it. A scenario with a baseline is
+ * reported as a share of that baseline's throughput in the same run, never against a figure from
+ * another run or machine. Add later scenarios (widget token minting, note generation, realtime
+ * streams) here, each after the baseline it is compared with.
+ */
+import { CURATED_TEMPLATES_JSON } from '../notes/templates.js';
+import type { Targets } from './ipc.js';
+import { TEMPLATES_PATH } from './ipc.js';
+import { httpScenario, type Scenario } from './runner.js';
+
+const BARE_TEMPLATES = 'bare Fastify: GET templates';
+const BARE_STATIC_TEMPLATES = 'bare Fastify: GET templates, serialized once';
+
+/**
+ * Every templates request sends the same Authorization header, so all servers parse the same
+ * request and the difference is only what each does with it.
+ */
+const templatesFrom = (origin: (targets: Targets) => string) => (targets: Targets) => ({
+  url: origin(targets) + TEMPLATES_PATH,
+  headers: { authorization: `Bearer ${targets.apiKey}` },
+  expectedStatus: 200,
+  expectedBody: CURATED_TEMPLATES_JSON,
+});
+
+export const SCENARIOS: readonly Scenario[] = [
+  httpScenario({ name: BARE_TEMPLATES, request: templatesFrom((targets) => targets.bareOrigin) }),
+  httpScenario({
+    name: 'GET /api/v1/templates (key auth)',
+    baseline: BARE_TEMPLATES,
+    minRatio: 0.7,
+    request: templatesFrom((targets) => targets.apiOrigin),
+  }),
+  // A stricter comparison, reported without a target: the baseline also skips serialization, so
+  // the gap is only the service's per-request work (auth, rate limit, ids, headers, logging).
+  httpScenario({ name: BARE_STATIC_TEMPLATES, request: templatesFrom((targets) => targets.bareStaticOrigin) }),
+  httpScenario({
+    name: 'GET /api/v1/templates (key auth) vs static',
+    baseline: BARE_STATIC_TEMPLATES,
+    request: templatesFrom((targets) => targets.apiOrigin),
+  }),
+];
