@@ -57,7 +57,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   registerDraining(app);
 
   const repositories = createRepositories(deps.database);
-  const authenticator = new Authenticator(repositories, deps.clock);
+  const authenticator = new Authenticator(repositories, deps.clock, deps.database.credentialChanges);
   const realtimeTokens = new RealtimeTokenService(repositories, deps.clock, config);
   const rateLimiter = new RateLimiter(deps.rateLimitStore, () => deps.clock.now());
 

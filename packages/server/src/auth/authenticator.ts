@@ -3,7 +3,9 @@ import { parseCredentialPrefix } from '@chartwright/protocol';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import type { ApiKeyRow } from '../store/api-keys.js';
+import type { CredentialChanges } from '../store/credential-changes.js';
 import type { Repositories } from '../store/repositories.js';
+import { ApiKeyCache } from './api-key-cache.js';
 import { keyStatus } from './api-keys.js';
 import type { Principal } from './principal.js';
 import { hashSecret } from './secrets.js';
@@ -18,10 +20,15 @@ const invalid = () => new AppError('invalid_api_key', 'The key or token is not v
  * Errors say what is wrong with the credential but never repeat it.
  */
 export class Authenticator {
+  readonly #keyCache: ApiKeyCache;
+
   constructor(
     private readonly repositories: Repositories,
     private readonly clock: Clock,
-  ) {}
+    credentialChanges: CredentialChanges,
+  ) {
+    this.#keyCache = new ApiKeyCache(credentialChanges, clock);
+  }
 
   async authenticate(credential: string): Promise<Principal> {
     const prefix = credential.length <= MAX_CREDENTIAL_LENGTH ? parseCredentialPrefix(credential) : null;
@@ -31,8 +38,13 @@ export class Authenticator {
   }
 
   private async fromApiKey(hash: string): Promise<Principal> {
-    const key = await this.repositories.apiKeys.findBySecretHash(hash);
-    if (key === undefined) throw invalid();
+    const version = this.#keyCache.sync();
+    let key = this.#keyCache.get(hash);
+    if (key === undefined) {
+      key = await this.repositories.apiKeys.findBySecretHash(hash);
+      if (key === undefined) throw invalid();
+      this.#keyCache.set(hash, key, version);
+    }
     this.assertKeyUsable(key, 'The API key');
     return {
       kind: 'api_key',

@@ -393,24 +393,25 @@ describe('errors', () => {
   });
 });
 
-describe('the built chartwright binary', () => {
+describe('the chartwright command npm links', () => {
   const root = fileURLToPath(new URL('../../../..', import.meta.url));
-  const bin = join(root, 'packages/server/dist/cli.js');
+  // What `npx chartwright` runs: the link npm made at install, executed directly (shebang, mode).
+  const bin = join(root, 'node_modules/.bin/chartwright');
 
   it('runs end to end', async () => {
     // `npm test` builds first; running Vitest alone needs `npm run build` beforehand.
-    expect(existsSync(bin), `${bin} is missing; run npm run build`).toBe(true);
+    expect(existsSync(join(root, 'packages/server/dist/cli.js')), 'run npm run build first').toBe(true);
     expect(readFileSync(bin, 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
     const childEnv = { ...process.env, DATABASE_URL: join(dir, 'bin.db') };
 
-    const listed = await promisify(execFile)(process.execPath, [bin, 'projects', 'list', '--json'], {
+    const listed = await promisify(execFile)(bin, ['projects', 'list', '--json'], {
       cwd: dir,
       env: childEnv,
     });
     expect(JSON.parse(listed.stdout)).toEqual([]);
     expect(listed.stderr).toBe('');
 
-    const failed = await promisify(execFile)(process.execPath, [bin, 'frobnicate'], { cwd: dir, env: childEnv }).then(
+    const failed = await promisify(execFile)(bin, ['frobnicate'], { cwd: dir, env: childEnv }).then(
       () => undefined,
       (error: unknown) => error as { code: number; stdout: string; stderr: string },
     );

@@ -52,7 +52,7 @@ describe.each(TEST_DIALECTS)('authentication on %s', (dialect) => {
 
     it('lets both a permanent key and a temporary token authenticate for the realtime WebSocket', async () => {
       const token = await mintToken(h, h.project.testKey);
-      const authenticator = new Authenticator(h.repositories, h.clock);
+      const authenticator = new Authenticator(h.repositories, h.clock, h.database.credentialChanges);
       await expect(authenticator.authenticate(h.project.testKey)).resolves.toMatchObject({
         kind: 'api_key',
         environment: 'test',
@@ -73,7 +73,7 @@ describe.each(TEST_DIALECTS)('authentication on %s', (dialect) => {
       });
       expect(tooLong.statusCode).toBe(400);
       const token = await mintToken(h, h.project.testKey, 3600);
-      const authenticator = new Authenticator(h.repositories, h.clock);
+      const authenticator = new Authenticator(h.repositories, h.clock, h.database.credentialChanges);
       h.clock.advance(3600 * 1000 - 1);
       await expect(authenticator.authenticate(token)).resolves.toMatchObject({ kind: 'realtime_token' });
       h.clock.advance(1);
@@ -164,7 +164,7 @@ describe.each(TEST_DIALECTS)('authentication on %s', (dialect) => {
     it('ends the old key’s realtime tokens with its grace period', async () => {
       const token = await mintToken(h, h.project.testKey);
       await h.keys.rotate(h.project.testKeyId, { graceSeconds: 60 });
-      const authenticator = new Authenticator(h.repositories, h.clock);
+      const authenticator = new Authenticator(h.repositories, h.clock, h.database.credentialChanges);
       await expect(authenticator.authenticate(token)).resolves.toMatchObject({ expiresAt: h.clock.now() + 60_000 });
       h.clock.advance(60_000);
       await expect(authenticator.authenticate(token)).rejects.toMatchObject({ code: 'api_key_expired' });
@@ -185,7 +185,7 @@ describe.each(TEST_DIALECTS)('authentication on %s', (dialect) => {
       const doomed = await mintToken(h, h.project.testKey);
       const survivor = await mintToken(h, h.project.liveKey);
       await h.keys.revoke(h.project.testKeyId);
-      const authenticator = new Authenticator(h.repositories, h.clock);
+      const authenticator = new Authenticator(h.repositories, h.clock, h.database.credentialChanges);
       await expect(authenticator.authenticate(doomed)).rejects.toMatchObject({ code: 'api_key_revoked' });
       await expect(authenticator.authenticate(survivor)).resolves.toMatchObject({ environment: 'live' });
     });
@@ -202,7 +202,7 @@ describe.each(TEST_DIALECTS)('authentication on %s', (dialect) => {
     it('binds a token to the environment and project of the key that minted it', async () => {
       const other = await h.projects.create('Other clinic');
       const otherKey = await h.keys.create({ projectId: other.id, environment: 'test' });
-      const authenticator = new Authenticator(h.repositories, h.clock);
+      const authenticator = new Authenticator(h.repositories, h.clock, h.database.credentialChanges);
       const sandbox = await authenticator.authenticate(await mintToken(h, h.project.testKey));
       const production = await authenticator.authenticate(await mintToken(h, h.project.liveKey));
       const foreign = await authenticator.authenticate(await mintToken(h, otherKey.secret));

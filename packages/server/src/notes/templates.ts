@@ -178,6 +178,9 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** The list as the API sends it, serialized once: the templates never change while the service runs. */
+export const CURATED_TEMPLATES_JSON = JSON.stringify(CURATED_TEMPLATES);
+
 export function findCuratedTemplate(id: string): Template | undefined {
   return CURATED_TEMPLATES.find((template) => template.id === id);
 }

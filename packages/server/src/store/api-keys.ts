@@ -1,12 +1,16 @@
 import type { Environment } from '@chartwright/protocol';
 import type { Kysely, Selectable } from 'kysely';
 
+import type { CredentialChanges } from './credential-changes.js';
 import type { ApiKeysTable, DatabaseSchema } from './schema.js';
 
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 
 export class ApiKeysRepository {
-  constructor(private readonly db: Kysely<DatabaseSchema>) {}
+  constructor(
+    private readonly db: Kysely<DatabaseSchema>,
+    private readonly changes: CredentialChanges,
+  ) {}
 
   async insert(row: ApiKeyRow): Promise<void> {
     await this.db.insertInto('api_keys').values(row).execute();
@@ -33,7 +37,7 @@ export class ApiKeysRepository {
    * rotated or revoked by someone else in the meantime.
    */
   async rotate(oldKeyId: string, replacement: ApiKeyRow, graceEndsAt: number): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
+    const rotated = await this.db.transaction().execute(async (trx) => {
       const result = await trx
         .updateTable('api_keys')
         .set({ expires_at: graceEndsAt, replaced_by: replacement.id })
@@ -45,6 +49,8 @@ export class ApiKeysRepository {
       await trx.insertInto('api_keys').values(replacement).execute();
       return true;
     });
+    if (rotated) await this.changes.publish(this.db);
+    return rotated;
   }
 
   /** Returns false when the key does not exist or was already revoked. */
@@ -55,6 +61,8 @@ export class ApiKeysRepository {
       .where('id', '=', id)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    const revoked = Number(result.numUpdatedRows) === 1;
+    if (revoked) await this.changes.publish(this.db);
+    return revoked;
   }
 }

@@ -12,7 +12,7 @@ export interface Repositories {
 export function createRepositories(database: Database): Repositories {
   return {
     projects: new ProjectsRepository(database.db),
-    apiKeys: new ApiKeysRepository(database.db),
+    apiKeys: new ApiKeysRepository(database.db, database.credentialChanges),
     realtimeTokens: new RealtimeTokensRepository(database.db),
   };
 }

@@ -55,4 +55,24 @@ describe('GET /api/v1/templates', () => {
       ]),
     );
   });
+
+  it('lets a client revalidate its copy with If-None-Match', async () => {
+    const first = await h.request({ method: 'GET', url: '/api/v1/templates', key: h.project.testKey });
+    const etag = first.headers['etag'];
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{22}"$/);
+    const again = await h.request({
+      method: 'GET',
+      url: '/api/v1/templates',
+      key: h.project.testKey,
+      headers: { 'if-none-match': String(etag) },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    const unauthenticated = await h.request({
+      method: 'GET',
+      url: '/api/v1/templates',
+      headers: { 'if-none-match': String(etag) },
+    });
+    expect(unauthenticated.statusCode).toBe(401);
+  });
 });
