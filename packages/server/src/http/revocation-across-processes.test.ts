@@ -53,8 +53,9 @@ describe('revocation made by another process', () => {
   const list = (app: FastifyInstance, key: string) =>
     app.inject({ method: 'GET', url: '/api/v1/templates', headers: { authorization: `Bearer ${key}` } });
 
-  it('sees a revocation written to the same SQLite file by another connection', async () => {
-    const directory = mkdtempSync(join(tmpdir(), 'cw-revoke-'));
+  /** The service's connection and a second one to the same SQLite file, as the CLI would open. */
+  async function sharedSqliteFile(): Promise<{ service: Database; cli: Database }> {
+    const directory = mkdtempSync(join(tmpdir(), 'cw-shared-'));
     const path = join(directory, 'shared.db');
     const service = openDatabase({ kind: 'sqlite', path });
     await migrateToLatest(service);
@@ -64,7 +65,11 @@ describe('revocation made by another process', () => {
       await service.close();
       rmSync(directory, { recursive: true, force: true });
     });
+    return { service, cli };
+  }
 
+  it('sees a revocation written to the same SQLite file by another connection', async () => {
+    const { service, cli } = await sharedSqliteFile();
     const app = await serviceOn(service);
     const { keys, issued } = await issueKey(cli);
     expect((await list(app, issued.secret)).statusCode).toBe(200);
@@ -75,17 +80,7 @@ describe('revocation made by another process', () => {
   });
 
   it('sees a rotation written to the same SQLite file by another connection', async () => {
-    const directory = mkdtempSync(join(tmpdir(), 'cw-rotate-'));
-    const path = join(directory, 'shared.db');
-    const service = openDatabase({ kind: 'sqlite', path });
-    await migrateToLatest(service);
-    const cli = openDatabase({ kind: 'sqlite', path });
-    cleanups.push(async () => {
-      await cli.close();
-      await service.close();
-      rmSync(directory, { recursive: true, force: true });
-    });
-
+    const { service, cli } = await sharedSqliteFile();
     const app = await serviceOn(service);
     const { keys, issued } = await issueKey(cli);
     expect((await list(app, issued.secret)).statusCode).toBe(200);

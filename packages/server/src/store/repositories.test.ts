@@ -1,12 +1,13 @@
-import { randomBytes } from 'node:crypto';
-
-import { sql } from 'kysely';
-import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { TEST_DATABASE_URL, TEST_DIALECTS, openTestDatabase, type TestDatabase } from '../test-support/databases.js';
+import {
+  TEST_DATABASE_URL,
+  TEST_DIALECTS,
+  openEmptyTestDatabase,
+  openTestDatabase,
+  type TestDatabase,
+} from '../test-support/databases.js';
 import type { ApiKeyRow } from './api-keys.js';
-import { openDatabase, type Database, type Dialect } from './database.js';
 import { migrateToLatest } from './migrate.js';
 import type { ProjectRow } from './projects.js';
 import type { RealtimeTokenRow } from './realtime-tokens.js';
@@ -46,28 +47,6 @@ function token(id: string, overrides: Partial<RealtimeTokenRow> = {}): RealtimeT
     created_at: T0,
     expires_at: T0 + 10 * MINUTE,
     ...overrides,
-  };
-}
-
-/** A database with nothing in it, not even migrations; returns it with a function that removes it. */
-async function openUnmigratedDatabase(dialect: Dialect): Promise<{ database: Database; drop(): Promise<void> }> {
-  if (dialect === 'sqlite') {
-    const database = openDatabase({ kind: 'sqlite', path: ':memory:' });
-    return { database, drop: () => database.close() };
-  }
-  if (TEST_DATABASE_URL === undefined) throw new Error('TEST_DATABASE_URL is not set');
-  const schema = `cw_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
-  const database = openDatabase({ kind: 'postgres', url: TEST_DATABASE_URL }, { schema });
-  return {
-    database,
-    drop: async () => {
-      await sql.raw(`drop schema ${schema} cascade`).execute(database.db);
-      await database.close();
-    },
   };
 }
 
@@ -381,7 +360,7 @@ describe.each(TEST_DIALECTS)('repositories on %s', (dialect) => {
   describe('migrateToLatest', () => {
     it('applies the migrations to an empty database, then nothing the second time', async () => {
       // On PostgreSQL, testDb's schema is already migrated next to this one; it must not be mistaken for it.
-      const fresh = await openUnmigratedDatabase(dialect);
+      const fresh = await openEmptyTestDatabase(dialect);
       try {
         expect(await migrateToLatest(fresh.database)).toEqual({
           applied: ['0001-initial'],
@@ -392,7 +371,7 @@ describe.each(TEST_DIALECTS)('repositories on %s', (dialect) => {
         expect(await freshRepos.projects.count()).toBe(1);
         expect(await repos.projects.count()).toBe(0);
       } finally {
-        await fresh.drop();
+        await fresh.dispose();
       }
     });
 

@@ -31,11 +31,10 @@ export interface TestDatabase {
   dispose(): Promise<void>;
 }
 
-/** A migrated, empty database of its own: in-memory SQLite, or a fresh PostgreSQL schema. */
-export async function openTestDatabase(dialect: Dialect): Promise<TestDatabase> {
+/** A database of its own with nothing in it, not even the schema: in-memory SQLite, or a fresh PostgreSQL schema. */
+export async function openEmptyTestDatabase(dialect: Dialect): Promise<TestDatabase> {
   if (dialect === 'sqlite') {
     const database = openDatabase({ kind: 'sqlite', path: ':memory:' });
-    await migrateToLatest(database);
     return { database, dispose: () => database.close() };
   }
   if (TEST_DATABASE_URL === undefined) throw new Error('TEST_DATABASE_URL is not set');
@@ -45,15 +44,23 @@ export async function openTestDatabase(dialect: Dialect): Promise<TestDatabase> 
   await admin.query(`create schema ${schema}`);
   await admin.end();
   const database = openDatabase({ kind: 'postgres', url: TEST_DATABASE_URL }, { schema });
-  const dispose = async () => {
-    await sql.raw(`drop schema ${schema} cascade`).execute(database.db);
-    await database.close();
+  return {
+    database,
+    dispose: async () => {
+      await sql.raw(`drop schema ${schema} cascade`).execute(database.db);
+      await database.close();
+    },
   };
+}
+
+/** A migrated, empty database of its own. */
+export async function openTestDatabase(dialect: Dialect): Promise<TestDatabase> {
+  const opened = await openEmptyTestDatabase(dialect);
   try {
-    await migrateToLatest(database);
+    await migrateToLatest(opened.database);
   } catch (error) {
-    await dispose();
+    await opened.dispose();
     throw error;
   }
-  return { database, dispose };
+  return opened;
 }
