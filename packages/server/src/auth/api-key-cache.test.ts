@@ -1,24 +1,23 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 
 import { ManualClock } from '../clock.js';
 import type { ApiKeyRow } from '../store/api-keys.js';
-import type { CredentialChanges } from '../store/credential-changes.js';
+import { postgresCredentialChanges, type CredentialChanges } from '../store/credential-changes.js';
+import { openTestDatabase } from '../test-support/databases.js';
 import { ApiKeyCache } from './api-key-cache.js';
 
-/** A change feed the test drives by hand: the cache's contract is only `version()`. */
-class ManualChanges implements CredentialChanges {
-  current: number | null = 1;
-  version(): number | null {
-    return this.current;
-  }
-  publish(): Promise<void> {
-    if (this.current !== null) this.current += 1;
-    return Promise.resolve();
-  }
-  close(): Promise<void> {
-    return Promise.resolve();
-  }
+/** The real SQLite change feed on a database of its own; `publish` is what a revocation calls. */
+async function sqliteFeed(): Promise<{ changes: CredentialChanges; publish: () => Promise<void> }> {
+  const opened = await openTestDatabase('sqlite');
+  cleanups.push(() => opened.dispose());
+  const changes = opened.database.credentialChanges;
+  return { changes, publish: () => changes.publish(opened.database.db) };
 }
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
 
 const row = (id: string): ApiKeyRow => ({
   id,
@@ -34,8 +33,8 @@ const row = (id: string): ApiKeyRow => ({
 });
 
 describe('ApiKeyCache', () => {
-  it('serves what it stored while nothing changed', () => {
-    const cache = new ApiKeyCache(new ManualChanges(), new ManualClock());
+  it('serves what it stored while nothing changed', async () => {
+    const cache = new ApiKeyCache((await sqliteFeed()).changes, new ManualClock());
     const version = cache.sync();
     cache.set('h1', row('a'), version);
     expect(cache.sync()).toBe(version);
@@ -44,35 +43,36 @@ describe('ApiKeyCache', () => {
   });
 
   it('drops everything once credentials change', async () => {
-    const changes = new ManualChanges();
+    const { changes, publish } = await sqliteFeed();
     const cache = new ApiKeyCache(changes, new ManualClock());
     cache.set('h1', row('a'), cache.sync());
-    await changes.publish();
+    await publish();
     cache.sync();
     expect(cache.get('h1')).toBeUndefined();
   });
 
   it('never caches a row read while a change happened', async () => {
-    const changes = new ManualChanges();
+    const { changes, publish } = await sqliteFeed();
     const cache = new ApiKeyCache(changes, new ManualClock());
     const before = cache.sync();
-    await changes.publish();
+    await publish();
     cache.set('h1', row('a'), before);
     cache.sync();
     expect(cache.get('h1')).toBeUndefined();
   });
 
   it('caches nothing while changes cannot be observed', () => {
-    const changes = new ManualChanges();
-    changes.current = null;
+    // A PostgreSQL feed whose LISTEN connection cannot come up (nothing listens on port 1).
+    const changes = postgresCredentialChanges('postgres://postgres@127.0.0.1:1/none');
+    cleanups.push(() => changes.close());
     const cache = new ApiKeyCache(changes, new ManualClock());
     cache.set('h1', row('a'), cache.sync());
     expect(cache.get('h1')).toBeUndefined();
   });
 
-  it('forgets an entry after its time to live', () => {
+  it('forgets an entry after its time to live', async () => {
     const clock = new ManualClock();
-    const cache = new ApiKeyCache(new ManualChanges(), clock);
+    const cache = new ApiKeyCache((await sqliteFeed()).changes, clock);
     cache.set('h1', row('a'), cache.sync());
     clock.advance(29_999);
     expect(cache.get('h1')?.id).toBe('a');
@@ -80,8 +80,8 @@ describe('ApiKeyCache', () => {
     expect(cache.get('h1')).toBeUndefined();
   });
 
-  it('stays bounded, dropping the oldest entry first', () => {
-    const cache = new ApiKeyCache(new ManualChanges(), new ManualClock());
+  it('stays bounded, dropping the oldest entry first', async () => {
+    const cache = new ApiKeyCache((await sqliteFeed()).changes, new ManualClock());
     const version = cache.sync();
     for (let index = 0; index <= 10_000; index += 1) cache.set(`h${index}`, row(String(index)), version);
     expect(cache.get('h0')).toBeUndefined();
