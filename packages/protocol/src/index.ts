@@ -8,3 +8,5 @@ export * from './rest/health.js';
 export * from './rest/openapi.js';
 export * from './rest/realtime-tokens.js';
 export * from './rest/templates.js';
+export * from './rest/widget-api.js';
+export * from './widget/index.js';

@@ -13,10 +13,18 @@ import { requestIdFor } from './http/request-id.js';
 import { registerRouteTable } from './http/route-table.js';
 import { realtimeTokenRoutes } from './http/v1/realtime-tokens.js';
 import { templatesRoutes } from './http/v1/templates.js';
+import { jwksRoute } from './http/widget/jwks-route.js';
+import { widgetPageRoute } from './http/widget/widget-page.js';
+import { widgetSessionRoutes } from './http/widget/widget-session-routes.js';
+import { widgetTokenRoute } from './http/widget/widget-token-route.js';
 import { RateLimiter, type RateLimitStore } from './ratelimit/rate-limiter.js';
 import type { Database } from './store/database.js';
 import { createRepositories } from './store/repositories.js';
 import { SERVICE_VERSION } from './version.js';
+import { PartnerService } from './widget/partners.js';
+import { WidgetTokenSigner } from './widget/signer.js';
+import { WidgetSessionService } from './widget/widget-sessions.js';
+import { WidgetTokenService } from './widget/widget-tokens.js';
 
 export interface AppDependencies {
   database: Database;
@@ -60,6 +68,11 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   const authenticator = new Authenticator(repositories, deps.clock, deps.database.credentialChanges);
   const realtimeTokens = new RealtimeTokenService(repositories, deps.clock, config);
   const rateLimiter = new RateLimiter(deps.rateLimitStore, () => deps.clock.now());
+  const signer = await WidgetTokenSigner.open(repositories, deps.clock, {
+    issuer: config.widgetBaseUrl,
+    privateKeyPem: config.widgetJwtPrivateKey,
+  });
+  const partners = new PartnerService(repositories, deps.clock, config.keyRotationGraceSeconds);
 
   operationsRoutes(app, {
     readinessChecks: { database: () => deps.database.ping(), ...deps.readinessChecks },
@@ -77,6 +90,21 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     realtimeTokenRoutes(v1, realtimeTokens);
     done();
   });
+
+  widgetTokenRoute(app, {
+    partners,
+    tokens: new WidgetTokenService(repositories, deps.clock, signer),
+    rateLimiter,
+    limitPerMinute: config.widgetTokenRateLimitPerMinute,
+  });
+  // The iframe's API: its own context, so the widget token guard covers exactly these routes.
+  const sessions = new WidgetSessionService(repositories, deps.clock, signer, realtimeTokens);
+  await app.register((widget, _options, done) => {
+    widgetSessionRoutes(widget, sessions);
+    done();
+  });
+  jwksRoute(app, signer);
+  widgetPageRoute(app, signer, repositories.partners);
 
   return app;
 }

@@ -4,6 +4,15 @@ import type { ErrorCode } from '../errors.js';
 import { healthSchema } from './health.js';
 import { createRealtimeTokenRequestSchema, realtimeTokenSchema } from './realtime-tokens.js';
 import { templateListSchema } from './templates.js';
+import {
+  patientContextResultSchema,
+  setPatientContextRequestSchema,
+  widgetEncounterSchema,
+  widgetRealtimeTokenRequestSchema,
+  widgetSessionInfoSchema,
+  widgetTokenRequestSchema,
+  widgetTokenResponseSchema,
+} from './widget-api.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -13,10 +22,20 @@ export interface EndpointSpec {
   readonly path: string;
   readonly operationId: string;
   readonly summary: string;
-  readonly tag: 'Templates' | 'Realtime' | 'Operations';
-  readonly auth: 'api_key' | 'none';
+  readonly tag: 'Templates' | 'Realtime' | 'Widget' | 'Operations';
+  /**
+   * `api_key`: Authorization: Bearer sk_…; `partner_key`: X-Partner-Key; `widget_token`:
+   * Authorization: Bearer <widget JWT>; `none`: public.
+   */
+  readonly auth: 'api_key' | 'partner_key' | 'widget_token' | 'none';
   readonly requestBody?: { readonly schema: z.ZodType; readonly required: boolean };
-  readonly success: { readonly status: number; readonly description: string; readonly schema: z.ZodType };
+  readonly success: {
+    readonly status: number;
+    readonly description: string;
+    readonly schema: z.ZodType;
+    /** Default application/json. */
+    readonly contentType?: string;
+  };
   /** Error codes this route can answer with beyond the ones every authenticated route shares. */
   readonly errors: readonly ErrorCode[];
 }
@@ -32,6 +51,32 @@ export const AUTHENTICATED_ROUTE_ERRORS: readonly ErrorCode[] = [
   'temporary_token_not_allowed',
   'rate_limited',
   'internal_error',
+];
+
+/** Errors any route behind a partner key may return. */
+export const PARTNER_ROUTE_ERRORS: readonly ErrorCode[] = [
+  'missing_partner_key',
+  'invalid_partner_key',
+  'partner_revoked',
+  'rate_limited',
+  'internal_error',
+];
+
+/** Errors any route behind a widget session token may return. */
+export const WIDGET_TOKEN_ROUTE_ERRORS: readonly ErrorCode[] = [
+  'missing_authorization',
+  'malformed_authorization',
+  'invalid_widget_token',
+  'widget_token_expired',
+  'partner_revoked',
+  'internal_error',
+];
+
+const BODY_ERRORS: readonly ErrorCode[] = [
+  'invalid_json',
+  'invalid_body',
+  'unsupported_media_type',
+  'request_too_large',
 ];
 
 /** Every HTTP route the service serves, described once for the server and the OpenAPI document. */
@@ -55,7 +100,105 @@ export const REST_ENDPOINTS = [
     auth: 'api_key',
     requestBody: { schema: createRealtimeTokenRequestSchema, required: false },
     success: { status: 201, description: 'The token, shown once.', schema: realtimeTokenSchema },
-    errors: ['invalid_json', 'invalid_body', 'unsupported_media_type', 'request_too_large'],
+    errors: BODY_ERRORS,
+  },
+  {
+    method: 'POST',
+    path: '/api/widget/token',
+    operationId: 'createWidgetToken',
+    summary: 'Mint a widget session token (partner backends only; never from a browser)',
+    tag: 'Widget',
+    auth: 'partner_key',
+    requestBody: { schema: widgetTokenRequestSchema, required: true },
+    success: {
+      status: 200,
+      description: 'The JWT for the iframe’s token parameter.',
+      schema: widgetTokenResponseSchema,
+    },
+    errors: BODY_ERRORS,
+  },
+  {
+    method: 'GET',
+    path: '/api/widget/session',
+    operationId: 'getWidgetSession',
+    summary: 'Who the widget works for: clinician, partner, allowed origins, token expiry',
+    tag: 'Widget',
+    auth: 'widget_token',
+    success: { status: 200, description: 'The widget session.', schema: widgetSessionInfoSchema },
+    errors: [],
+  },
+  {
+    method: 'POST',
+    path: '/api/widget/encounters',
+    operationId: 'openWidgetEncounter',
+    summary: 'Open the encounter for the token’s emrSessionId, or resume it',
+    tag: 'Widget',
+    auth: 'widget_token',
+    success: {
+      status: 200,
+      description: 'The encounter; the same sessionId on every relaunch with the same emrSessionId.',
+      schema: widgetEncounterSchema,
+    },
+    errors: [],
+  },
+  {
+    method: 'PUT',
+    path: '/api/widget/encounters/{sessionId}/patient-context',
+    operationId: 'setWidgetPatientContext',
+    summary: 'Set the encounter’s patient and clinical context (the PATIENT_CONTEXT fields)',
+    tag: 'Widget',
+    auth: 'widget_token',
+    requestBody: { schema: setPatientContextRequestSchema, required: true },
+    success: {
+      status: 200,
+      description: 'The patient is recorded and the note template resolved.',
+      schema: patientContextResultSchema,
+    },
+    errors: [...BODY_ERRORS, 'encounter_not_found', 'patient_mismatch'],
+  },
+  {
+    method: 'POST',
+    path: '/api/widget/realtime-tokens',
+    operationId: 'createWidgetRealtimeToken',
+    summary: 'Mint a temporary realtime token for an encounter’s audio',
+    tag: 'Widget',
+    auth: 'widget_token',
+    requestBody: { schema: widgetRealtimeTokenRequestSchema, required: true },
+    success: {
+      status: 201,
+      description: 'The token; it never outlives the widget token.',
+      schema: realtimeTokenSchema,
+    },
+    errors: [...BODY_ERRORS, 'encounter_not_found'],
+  },
+  {
+    method: 'GET',
+    path: '/.well-known/jwks.json',
+    operationId: 'widgetJwks',
+    summary: 'Public keys that verify widget session tokens',
+    tag: 'Widget',
+    auth: 'none',
+    success: {
+      status: 200,
+      description: 'A JSON Web Key Set; tokens name their key in the `kid` header.',
+      schema: z.object({ keys: z.array(z.record(z.string(), z.unknown())) }),
+    },
+    errors: [],
+  },
+  {
+    method: 'GET',
+    path: '/widget',
+    operationId: 'widgetPage',
+    summary: 'The widget page for the iframe (`?token=<widget JWT>`)',
+    tag: 'Widget',
+    auth: 'none',
+    success: {
+      status: 200,
+      description: 'HTML, framable only by the partner’s allowed origins (CSP frame-ancestors).',
+      schema: z.string(),
+      contentType: 'text/html',
+    },
+    errors: [],
   },
   {
     method: 'GET',

@@ -1,7 +1,13 @@
 import { z } from 'zod';
 
 import { ERROR_CODES, type ErrorCode } from '../errors.js';
-import { AUTHENTICATED_ROUTE_ERRORS, REST_ENDPOINTS, type EndpointSpec } from './endpoints.js';
+import {
+  AUTHENTICATED_ROUTE_ERRORS,
+  PARTNER_ROUTE_ERRORS,
+  REST_ENDPOINTS,
+  WIDGET_TOKEN_ROUTE_ERRORS,
+  type EndpointSpec,
+} from './endpoints.js';
 import { componentRegistry } from './registry.js';
 
 type JsonObject = Record<string, unknown>;
@@ -19,8 +25,24 @@ function schemaRef(schema: z.ZodType, io: 'input' | 'output'): JsonObject {
   return json;
 }
 
+const SHARED_ERRORS: Record<EndpointSpec['auth'], readonly ErrorCode[]> = {
+  api_key: AUTHENTICATED_ROUTE_ERRORS,
+  partner_key: PARTNER_ROUTE_ERRORS,
+  widget_token: WIDGET_TOKEN_ROUTE_ERRORS,
+  none: [],
+};
+
+const SECURITY: Record<EndpointSpec['auth'], JsonObject[]> = {
+  api_key: [{ bearerAuth: [] }],
+  partner_key: [{ partnerKey: [] }],
+  widget_token: [{ widgetToken: [] }],
+  none: [],
+};
+
 function errorResponses(spec: EndpointSpec): JsonObject {
-  const codes: ErrorCode[] = [...spec.errors, ...(spec.auth === 'api_key' ? AUTHENTICATED_ROUTE_ERRORS : [])];
+  const codes: ErrorCode[] = [...new Set([...spec.errors, ...SHARED_ERRORS[spec.auth]])];
+  // Routes under /api/widget answer with the widget envelope the interface gives the token endpoint.
+  const errorSchema = spec.path.startsWith('/api/widget/') ? 'WidgetError' : 'Error';
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
     const status = ERROR_CODES[code].status;
@@ -30,7 +52,7 @@ function errorResponses(spec: EndpointSpec): JsonObject {
   for (const [status, statusCodes] of [...byStatus].sort(([a], [b]) => a - b)) {
     responses[String(status)] = {
       description: `Error codes: ${statusCodes.join(', ')}.`,
-      content: { 'application/json': { schema: { $ref: `${COMPONENT_PREFIX}Error` } } },
+      content: { 'application/json': { schema: { $ref: `${COMPONENT_PREFIX}${errorSchema}` } } },
     };
   }
   return responses;
@@ -41,11 +63,13 @@ function operation(spec: EndpointSpec): JsonObject {
     operationId: spec.operationId,
     summary: spec.summary,
     tags: [spec.tag],
-    security: spec.auth === 'api_key' ? [{ bearerAuth: [] }] : [],
+    security: SECURITY[spec.auth],
     responses: {
       [String(spec.success.status)]: {
         description: spec.success.description,
-        content: { 'application/json': { schema: schemaRef(spec.success.schema, 'output') } },
+        content: {
+          [spec.success.contentType ?? 'application/json']: { schema: schemaRef(spec.success.schema, 'output') },
+        },
       },
       ...errorResponses(spec),
     },
@@ -98,6 +122,18 @@ export function buildOpenApiDocument(info: OpenApiInfo): JsonObject {
           type: 'http',
           scheme: 'bearer',
           description: 'A permanent key (sk_test_… or sk_live_…). Temporary svc_rt_ tokens are refused here.',
+        },
+        partnerKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Partner-Key',
+          description: '`<PARTNER_ID>.<PARTNER_SECRET>`, from the partner’s backend only.',
+        },
+        widgetToken: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'The widget session token the iframe received in its `token` parameter.',
         },
       },
     },

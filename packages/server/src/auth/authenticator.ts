@@ -51,7 +51,6 @@ export class Authenticator {
       projectId: key.project_id,
       environment: key.environment,
       apiKeyId: key.id,
-      credentialId: key.id,
       expiresAt: key.expires_at,
     };
   }
@@ -59,19 +58,26 @@ export class Authenticator {
   private async fromRealtimeToken(hash: string): Promise<Principal> {
     const found = await this.repositories.realtimeTokens.findBySecretHash(hash);
     if (found === undefined) throw invalid();
-    const { token, parent } = found;
+    const { token, issuer } = found;
     if (this.clock.now() >= token.expires_at) {
       throw new AppError('realtime_token_expired', 'The realtime token has expired; mint a new one.');
     }
-    this.assertKeyUsable(parent, 'The API key that minted this token');
+    if (issuer.kind === 'partner') {
+      if (issuer.revoked_at !== null) {
+        throw new AppError('partner_revoked', 'The partner whose widget minted this token was revoked.');
+      }
+    } else {
+      this.assertKeyUsable(issuer, 'The API key that minted this token');
+    }
     return {
       kind: 'realtime_token',
       projectId: token.project_id,
       environment: token.environment,
-      apiKeyId: token.api_key_id,
-      credentialId: token.id,
+      tokenId: token.id,
+      issuer: { kind: issuer.kind, id: issuer.id },
+      encounterId: token.encounter_id,
       // A token never outlives its parent key's grace period.
-      expiresAt: parent.expires_at === null ? token.expires_at : Math.min(token.expires_at, parent.expires_at),
+      expiresAt: issuer.expires_at === null ? token.expires_at : Math.min(token.expires_at, issuer.expires_at),
     };
   }
 

@@ -301,7 +301,7 @@ describe('keys rotate and revoke', () => {
 
 describe('migrate', () => {
   it('applies the migrations to a new database, then has nothing to do', async () => {
-    expect(await cli('migrate')).toEqual({ code: 0, out: 'Applied: 0001-initial', errLines: [] });
+    expect(await cli('migrate')).toEqual({ code: 0, out: 'Applied: 0001-initial, 0002-widget', errLines: [] });
     expect(await cli('migrate')).toEqual({ code: 0, out: 'Database is up to date.', errLines: [] });
     expect(await json('migrate')).toEqual({ applied: [] });
   });

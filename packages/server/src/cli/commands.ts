@@ -6,6 +6,7 @@ import { ApiKeyService, MAX_GRACE_SECONDS, type ApiKeySummary } from '../auth/ap
 import { systemClock, type Clock } from '../clock.js';
 import { loadConfig } from '../config/config.js';
 import { ProjectService, type ProjectSummary } from '../projects/project-service.js';
+import { PartnerService, type PartnerSummary } from '../widget/partners.js';
 import { openDatabase } from '../store/database.js';
 import { migrateToLatest } from '../store/migrate.js';
 import { createRepositories } from '../store/repositories.js';
@@ -30,6 +31,13 @@ Commands:
                                             List keys (hints only, never the key)
   keys rotate <keyId> [--grace <seconds>]   Issue a replacement; the old key works for the grace period
   keys revoke <keyId>                       Revoke a key at once, with the realtime tokens it minted
+  partners create --project <id> --env test|live --name <name> --origin <origin> [--origin …]
+                  [--token-lifetime <seconds>]
+                                            Register an EMR partner; its X-Partner-Key is shown once
+  partners list [--project <id>]            List partners (secret hints only)
+  partners rotate-secret <partnerId> [--grace <seconds>]
+                                            New secret now; the old one works for the grace period
+  partners revoke <partnerId>               Revoke a partner at once: key, widget tokens, sessions
 
 Options:
   --json    Machine-readable output
@@ -44,6 +52,8 @@ const OPTIONS = {
   project: { type: 'string' },
   env: { type: 'string' },
   grace: { type: 'string' },
+  origin: { type: 'string', multiple: true },
+  'token-lifetime': { type: 'string' },
 } as const;
 
 function parseEnvironment(value: string | undefined): Environment | undefined {
@@ -64,6 +74,16 @@ function parseGrace(value: string | undefined): number | undefined {
   if (!/^\d+$/.test(value)) throw new UsageError('--grace must be a whole number of seconds');
   if (Number(value) > MAX_GRACE_SECONDS) throw new UsageError(`--grace must be at most ${MAX_GRACE_SECONDS} seconds`);
   return Number(value);
+}
+
+function parseSeconds(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a whole number of seconds`);
+  return Number(value);
+}
+
+function partnerLine(partner: PartnerSummary): string {
+  return `${partner.id}  ${partner.environment}  ${partner.secretHint}  ${partner.status}  ${partner.name}  ${partner.allowedOrigins.join(',')}  ${partner.projectId}`;
 }
 
 function required(value: string | undefined, flag: string): string {
@@ -114,6 +134,7 @@ export async function runCli(
     const repositories = createRepositories(database);
     const projects = new ProjectService(repositories, clock);
     const keys = new ApiKeyService(repositories, clock, config.keyRotationGraceSeconds);
+    const partners = new PartnerService(repositories, clock, config.keyRotationGraceSeconds);
     const command = `${group}${action === undefined ? '' : ` ${action}`}`;
 
     switch (command) {
@@ -170,6 +191,48 @@ export async function runCli(
       case 'keys revoke': {
         const revoked = await keys.revoke(required(rest[0], '<keyId>'));
         print(revoked, `Revoked ${revoked.id} at ${revoked.revokedAt ?? ''}`);
+        return 0;
+      }
+      case 'partners create': {
+        if (values.origin === undefined || values.origin.length === 0) {
+          throw new UsageError('--origin is required (repeat it for each origin allowed to embed the widget)');
+        }
+        const lifetime = parseSeconds(values['token-lifetime'], '--token-lifetime');
+        const issued = await partners.create({
+          projectId: required(values.project, '--project'),
+          environment: requireEnvironment(values.env),
+          name: required(values.name, '--name'),
+          allowedOrigins: values.origin,
+          ...(lifetime === undefined ? {} : { tokenLifetimeSeconds: lifetime }),
+        });
+        print(
+          { ...issued.partner, partnerKey: issued.partnerKey },
+          `Created partner ${issued.partner.id} (${issued.partner.name}, ${issued.partner.environment})\n` +
+            `X-Partner-Key (shown once, keep it on the EMR's server): ${issued.partnerKey}`,
+        );
+        return 0;
+      }
+      case 'partners list': {
+        const list = await partners.list(values.project === undefined ? {} : { projectId: values.project });
+        print(list, list.length === 0 ? 'No partners.' : list.map(partnerLine).join('\n'));
+        return 0;
+      }
+      case 'partners rotate-secret': {
+        const grace = parseGrace(values.grace);
+        const issued = await partners.rotateSecret(
+          required(rest[0], '<partnerId>'),
+          grace === undefined ? {} : { graceSeconds: grace },
+        );
+        print(
+          { ...issued.partner, partnerKey: issued.partnerKey },
+          `Rotated the secret of ${issued.partner.id}; the old one works until ${issued.partner.previousSecretExpiresAt ?? 'now'}.\n` +
+            `New X-Partner-Key (shown once): ${issued.partnerKey}`,
+        );
+        return 0;
+      }
+      case 'partners revoke': {
+        const revoked = await partners.revoke(required(rest[0], '<partnerId>'));
+        print(revoked, `Revoked partner ${revoked.id} at ${revoked.revokedAt ?? ''}`);
         return 0;
       }
       default:

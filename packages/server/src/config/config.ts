@@ -76,6 +76,15 @@ const envSchema = z.object({
   BODY_LIMIT_BYTES: integer(1024, 64 * 1024 * 1024).default(1024 * 1024),
   SHUTDOWN_TIMEOUT_MS: integer(0, 600_000).default(10_000),
   SEED_DEMO: boolean.default(true),
+  WIDGET_BASE_URL: httpUrl.optional(),
+  WIDGET_TOKEN_RATE_LIMIT_PER_MINUTE: integer(1, 1_000_000).default(20),
+  WIDGET_JWT_PRIVATE_KEY: z
+    .string()
+    .trim()
+    .refine((value) => value.includes('-----BEGIN PRIVATE KEY-----'), {
+      error: 'must be a PKCS#8 PEM private key (Ed25519)',
+    })
+    .optional(),
 });
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -98,6 +107,11 @@ export interface Config {
   readonly bodyLimitBytes: number;
   readonly shutdownTimeoutMs: number;
   readonly seedDemo: boolean;
+  /** `{widget_host}`: serves the widget page, its token endpoint and session API. */
+  readonly widgetBaseUrl: string;
+  readonly widgetTokenRateLimitPerMinute: number;
+  /** PEM of the Ed25519 key that signs widget tokens; null = generate one and keep it in the database. */
+  readonly widgetJwtPrivateKey: string | null;
 }
 
 export class ConfigError extends Error {
@@ -139,6 +153,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     bodyLimitBytes: values.BODY_LIMIT_BYTES,
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
     seedDemo: values.SEED_DEMO,
+    widgetBaseUrl: values.WIDGET_BASE_URL ?? publicBaseUrl,
+    widgetTokenRateLimitPerMinute: values.WIDGET_TOKEN_RATE_LIMIT_PER_MINUTE,
+    widgetJwtPrivateKey: values.WIDGET_JWT_PRIVATE_KEY ?? null,
   });
 }
 
@@ -149,6 +166,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     ...base,
     publicBaseUrl: 'http://api.test',
     sandboxBaseUrl: 'http://sandbox.test',
+    widgetBaseUrl: 'http://widget.test',
     ...overrides,
   });
 }

@@ -1,14 +1,14 @@
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 
 import { credentialFromAuthorization, type Authenticator } from '../auth/authenticator.js';
-import type { Principal } from '../auth/principal.js';
+import type { ApiKeyPrincipal } from '../auth/principal.js';
 import { AppError } from '../errors.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the API key guard on every authenticated route. */
-    principal: Principal | null;
+    principal: ApiKeyPrincipal | null;
   }
 }
 
@@ -56,7 +56,7 @@ export function apiKeyGuard(options: ApiKeyGuardOptions): onRequestAsyncHookHand
 }
 
 /** The authenticated caller of a guarded route. */
-export function principalOf(request: FastifyRequest): Principal {
+export function principalOf(request: FastifyRequest): ApiKeyPrincipal {
   if (request.principal === null) throw new Error('route is not behind the API key guard');
   return request.principal;
 }

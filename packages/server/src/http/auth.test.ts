@@ -60,7 +60,7 @@ describe.each(TEST_DIALECTS)('authentication on %s', (dialect) => {
       await expect(authenticator.authenticate(token)).resolves.toMatchObject({
         kind: 'realtime_token',
         environment: 'test',
-        apiKeyId: h.project.testKeyId,
+        issuer: { kind: 'api_key', id: h.project.testKeyId },
       });
     });
 

@@ -1,4 +1,4 @@
-import { ERROR_CODES, type ErrorBody } from '@chartwright/protocol';
+import { ERROR_CODES, type ErrorBody, type WidgetErrorEnvelope } from '@chartwright/protocol';
 import type { FastifyReply } from 'fastify';
 
 import { AppError } from '../errors.js';
@@ -16,10 +16,24 @@ export function errorBody(error: AppError, requestId: string): ErrorBody {
   return { error: body };
 }
 
+/** The envelope the interface gives the widget endpoints: `{"success": false, "error": {…}}`. */
+export function widgetErrorEnvelope(error: AppError, requestId: string): WidgetErrorEnvelope {
+  return {
+    success: false,
+    error: {
+      code: error.code,
+      message: error.message,
+      requestId,
+      ...(error.details.length > 0 ? { details: [...error.details] } : {}),
+    },
+  };
+}
+
 export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
+  const widgetApi = reply.request.url.startsWith('/api/widget/');
   return reply
     .code(error.status)
     .headers(error.headers)
     .type('application/json; charset=utf-8')
-    .send(errorBody(error, reply.request.id));
+    .send(widgetApi ? widgetErrorEnvelope(error, reply.request.id) : errorBody(error, reply.request.id));
 }

@@ -1,13 +1,20 @@
 import type { Kysely, Selectable } from 'kysely';
 
-import type { ApiKeyRow } from './api-keys.js';
 import type { DatabaseSchema, RealtimeTokensTable } from './schema.js';
 
 export type RealtimeTokenRow = Selectable<RealtimeTokensTable>;
 
-export interface RealtimeTokenWithParent {
+/** Who minted a token, and the state of that credential, which bounds the token's life. */
+export interface TokenIssuerState {
+  kind: 'api_key' | 'partner';
+  id: string;
+  expires_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface RealtimeTokenWithIssuer {
   token: RealtimeTokenRow;
-  parent: Pick<ApiKeyRow, 'id' | 'expires_at' | 'revoked_at'>;
+  issuer: TokenIssuerState;
 }
 
 export class RealtimeTokensRepository {
@@ -17,18 +24,26 @@ export class RealtimeTokensRepository {
     await this.db.insertInto('realtime_tokens').values(row).execute();
   }
 
-  /** The token together with the state of the key that minted it, which bounds the token's life. */
-  async findBySecretHash(secretHash: string): Promise<RealtimeTokenWithParent | undefined> {
+  async findBySecretHash(secretHash: string): Promise<RealtimeTokenWithIssuer | undefined> {
     const row = await this.db
       .selectFrom('realtime_tokens as t')
-      .innerJoin('api_keys as k', 'k.id', 't.api_key_id')
+      .leftJoin('api_keys as k', 'k.id', 't.api_key_id')
+      .leftJoin('partners as p', 'p.id', 't.partner_id')
       .selectAll('t')
-      .select(['k.expires_at as parent_expires_at', 'k.revoked_at as parent_revoked_at'])
+      .select([
+        'k.expires_at as key_expires_at',
+        'k.revoked_at as key_revoked_at',
+        'p.revoked_at as partner_revoked_at',
+      ])
       .where('t.secret_hash', '=', secretHash)
       .executeTakeFirst();
     if (row === undefined) return undefined;
-    const { parent_expires_at, parent_revoked_at, ...token } = row;
-    return { token, parent: { id: token.api_key_id, expires_at: parent_expires_at, revoked_at: parent_revoked_at } };
+    const { key_expires_at, key_revoked_at, partner_revoked_at, ...token } = row;
+    const issuer: TokenIssuerState =
+      token.api_key_id !== null
+        ? { kind: 'api_key', id: token.api_key_id, expires_at: key_expires_at, revoked_at: key_revoked_at }
+        : { kind: 'partner', id: token.partner_id ?? '', expires_at: null, revoked_at: partner_revoked_at };
+    return { token, issuer };
   }
 
   /** Deletes tokens that expired before `before`; returns how many. */

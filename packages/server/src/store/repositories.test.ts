@@ -44,6 +44,8 @@ function token(id: string, overrides: Partial<RealtimeTokenRow> = {}): RealtimeT
     project_id: 'proj_a',
     environment: 'test',
     api_key_id: 'key_1',
+    partner_id: null,
+    encounter_id: null,
     created_at: T0,
     expires_at: T0 + 10 * MINUTE,
     ...overrides,
@@ -126,12 +128,13 @@ describe.each(TEST_DIALECTS)('repositories on %s', (dialect) => {
       expect(found?.token.created_at).toBe(T0 + 3);
       expect(found?.token.expires_at).toBe(T0 + 4);
       expect(typeof found?.token.expires_at).toBe('number');
-      expect(found?.parent).toEqual({
+      expect(found?.issuer).toEqual({
+        kind: 'api_key',
         id: 'key_1',
         expires_at: T0 + MINUTE,
         revoked_at: T0 + 2 * MINUTE,
       });
-      expect(typeof found?.parent.expires_at).toBe('number');
+      expect(typeof found?.issuer.expires_at).toBe('number');
     });
 
     it('keeps millisecond precision far in the future', async () => {
@@ -304,7 +307,7 @@ describe.each(TEST_DIALECTS)('repositories on %s', (dialect) => {
 
       expect(await repos.realtimeTokens.findBySecretHash('rt_hash_rt_1')).toEqual({
         token: row,
-        parent: { id: 'key_1', expires_at: null, revoked_at: null },
+        issuer: { kind: 'api_key', id: 'key_1', expires_at: null, revoked_at: null },
       });
       expect(await repos.realtimeTokens.findBySecretHash('rt_hash_missing')).toBeUndefined();
     });
@@ -312,14 +315,16 @@ describe.each(TEST_DIALECTS)('repositories on %s', (dialect) => {
     it("reflects the parent key's later rotation and revocation", async () => {
       await repos.realtimeTokens.insert(token('rt_1'));
       await repos.apiKeys.rotate('key_1', apiKey('key_2'), T0 + 5 * MINUTE);
-      expect((await repos.realtimeTokens.findBySecretHash('rt_hash_rt_1'))?.parent).toEqual({
+      expect((await repos.realtimeTokens.findBySecretHash('rt_hash_rt_1'))?.issuer).toEqual({
+        kind: 'api_key',
         id: 'key_1',
         expires_at: T0 + 5 * MINUTE,
         revoked_at: null,
       });
 
       await repos.apiKeys.revoke('key_1', T0 + MINUTE);
-      expect((await repos.realtimeTokens.findBySecretHash('rt_hash_rt_1'))?.parent).toEqual({
+      expect((await repos.realtimeTokens.findBySecretHash('rt_hash_rt_1'))?.issuer).toEqual({
+        kind: 'api_key',
         id: 'key_1',
         expires_at: T0 + 5 * MINUTE,
         revoked_at: T0 + MINUTE,
@@ -363,7 +368,7 @@ describe.each(TEST_DIALECTS)('repositories on %s', (dialect) => {
       const fresh = await openEmptyTestDatabase(dialect);
       try {
         expect(await migrateToLatest(fresh.database)).toEqual({
-          applied: ['0001-initial'],
+          applied: ['0001-initial', '0002-widget'],
         });
         expect(await migrateToLatest(fresh.database)).toEqual({ applied: [] });
         const freshRepos = createRepositories(fresh.database);

@@ -1,12 +1,20 @@
 import { ApiKeysRepository } from './api-keys.js';
+import { CliniciansRepository } from './clinicians.js';
 import type { Database } from './database.js';
+import { EncountersRepository } from './encounters.js';
+import { PartnersRepository } from './partners.js';
 import { ProjectsRepository } from './projects.js';
 import { RealtimeTokensRepository } from './realtime-tokens.js';
+import { SigningKeysRepository } from './signing-keys.js';
 
 export interface Repositories {
   projects: ProjectsRepository;
   apiKeys: ApiKeysRepository;
   realtimeTokens: RealtimeTokensRepository;
+  partners: PartnersRepository;
+  clinicians: CliniciansRepository;
+  encounters: EncountersRepository;
+  signingKeys: SigningKeysRepository;
 }
 
 export function createRepositories(database: Database): Repositories {
@@ -14,5 +22,9 @@ export function createRepositories(database: Database): Repositories {
     projects: new ProjectsRepository(database.db),
     apiKeys: new ApiKeysRepository(database.db, database.credentialChanges),
     realtimeTokens: new RealtimeTokensRepository(database.db),
+    partners: new PartnersRepository(database.db),
+    clinicians: new CliniciansRepository(database.db),
+    encounters: new EncountersRepository(database.db),
+    signingKeys: new SigningKeysRepository(database.db),
   };
 }

@@ -27,13 +27,69 @@ export interface RealtimeTokensTable {
   secret_hash: string;
   project_id: string;
   environment: Environment;
-  api_key_id: string;
+  /** Exactly one of api_key_id and partner_id is set: who minted the token. */
+  api_key_id: string | null;
+  partner_id: string | null;
+  /** The widget encounter the audio belongs to, for tokens minted by the widget. */
+  encounter_id: string | null;
   created_at: number;
   expires_at: number;
+}
+
+export interface PartnersTable {
+  id: string;
+  project_id: string;
+  environment: Environment;
+  name: string;
+  secret_hash: string;
+  secret_hint: string;
+  previous_secret_hash: string | null;
+  previous_secret_expires_at: number | null;
+  /** JSON array of origins such as `https://emr.example.com`. */
+  allowed_origins: string;
+  token_lifetime_seconds: number;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface CliniciansTable {
+  id: string;
+  partner_id: string;
+  emr_user_id: string;
+  email: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface EncountersTable {
+  id: string;
+  project_id: string;
+  environment: Environment;
+  partner_id: string;
+  clinician_id: string;
+  emr_session_id: string | null;
+  patient_key: string | null;
+  patient_id: string | null;
+  /** JSON of the validated PATIENT_CONTEXT fields (patient, context, appointment, noteConfig). */
+  patient_context: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WidgetSigningKeysTable {
+  kid: string;
+  algorithm: string;
+  private_jwk: string;
+  public_jwk: string;
+  created_at: number;
 }
 
 export interface DatabaseSchema {
   projects: ProjectsTable;
   api_keys: ApiKeysTable;
   realtime_tokens: RealtimeTokensTable;
+  partners: PartnersTable;
+  clinicians: CliniciansTable;
+  encounters: EncountersTable;
+  widget_signing_keys: WidgetSigningKeysTable;
 }

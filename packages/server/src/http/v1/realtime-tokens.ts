@@ -11,7 +11,13 @@ export function realtimeTokenRoutes(app: FastifyInstance, service: RealtimeToken
   app.post(fastifyPath(spec), async (request, reply) => {
     const parsed = validate(createRealtimeTokenRequestSchema, request.body === undefined ? {} : request.body);
     if (!parsed.ok) throw AppError.invalidBody(parsed.details);
-    const token = await service.mint(principalOf(request), parsed.value.expiresInSeconds);
+    const principal = principalOf(request);
+    const token = await service.mint({
+      projectId: principal.projectId,
+      environment: principal.environment,
+      issuer: { kind: 'api_key', id: principal.apiKeyId },
+      ...(parsed.value.expiresInSeconds === undefined ? {} : { expiresInSeconds: parsed.value.expiresInSeconds }),
+    });
     return reply.code(spec.success.status).header('cache-control', 'no-store').send(token);
   });
 }

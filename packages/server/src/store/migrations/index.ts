@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from 'kysely';
 
 import { initial } from './0001-initial.js';
+import { widget } from './0002-widget.js';
 
 /**
  * Migrations in the order they apply. Names sort lexically, so they carry a zero-padded number;
@@ -8,6 +9,7 @@ import { initial } from './0001-initial.js';
  */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': initial,
+  '0002-widget': widget,
 };
 
 export const migrationProvider: MigrationProvider = {

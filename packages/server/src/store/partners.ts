@@ -1,0 +1,53 @@
+import type { Kysely, Selectable } from 'kysely';
+
+import type { DatabaseSchema, PartnersTable } from './schema.js';
+
+export type PartnerRow = Selectable<PartnersTable>;
+
+export class PartnersRepository {
+  constructor(private readonly db: Kysely<DatabaseSchema>) {}
+
+  async insert(row: PartnerRow): Promise<void> {
+    await this.db.insertInto('partners').values(row).execute();
+  }
+
+  async get(id: string): Promise<PartnerRow | undefined> {
+    return this.db.selectFrom('partners').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async list(filter: { projectId?: string } = {}): Promise<PartnerRow[]> {
+    let query = this.db.selectFrom('partners').selectAll();
+    if (filter.projectId !== undefined) query = query.where('project_id', '=', filter.projectId);
+    return query.orderBy('created_at').orderBy('id').execute();
+  }
+
+  /** Swaps in a new secret; the old one keeps working until `previousExpiresAt`. False if revoked or unknown. */
+  async rotateSecret(
+    id: string,
+    next: { secretHash: string; secretHint: string },
+    previous: { secretHash: string; expiresAt: number },
+  ): Promise<boolean> {
+    const result = await this.db
+      .updateTable('partners')
+      .set({
+        secret_hash: next.secretHash,
+        secret_hint: next.secretHint,
+        previous_secret_hash: previous.secretHash,
+        previous_secret_expires_at: previous.expiresAt,
+      })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async revoke(id: string, at: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('partners')
+      .set({ revoked_at: at })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+}

@@ -1,0 +1,54 @@
+import { generateId } from '../auth/secrets.js';
+import type { Clock } from '../clock.js';
+import type { PartnerRow } from '../store/partners.js';
+import type { Repositories } from '../store/repositories.js';
+import type { WidgetTokenSigner } from './signer.js';
+
+export interface MintWidgetTokenInput {
+  userEmail: string;
+  emrUserId: string;
+  emrSessionId?: string | undefined;
+}
+
+export interface MintedWidgetToken {
+  token: string;
+  expiresAt: string;
+}
+
+/**
+ * Mints the widget session token for a partner's clinician. The clinician account is created on
+ * first sight of (partner, emrUserId) and its e-mail updated on every mint, so the EMR stays the
+ * source of truth for who the clinician is.
+ */
+export class WidgetTokenService {
+  constructor(
+    private readonly repositories: Repositories,
+    private readonly clock: Clock,
+    private readonly signer: WidgetTokenSigner,
+  ) {}
+
+  async mint(partner: PartnerRow, input: MintWidgetTokenInput): Promise<MintedWidgetToken> {
+    const now = this.clock.now();
+    const clinician = await this.repositories.clinicians.upsert({
+      id: generateId('cln'),
+      partner_id: partner.id,
+      emr_user_id: input.emrUserId,
+      email: input.userEmail,
+      created_at: now,
+      updated_at: now,
+    });
+    // Whole seconds, as the JWT carries them, so expiresAt and the token's exp always agree.
+    const expiresAt = Math.floor((now + partner.token_lifetime_seconds * 1000) / 1000) * 1000;
+    const token = await this.signer.sign(
+      {
+        sub: clinician.id,
+        partner: partner.id,
+        emrUserId: input.emrUserId,
+        ...(input.emrSessionId === undefined ? {} : { emrSessionId: input.emrSessionId }),
+      },
+      generateId('wst'),
+      expiresAt,
+    );
+    return { token, expiresAt: new Date(expiresAt).toISOString() };
+  }
+}
