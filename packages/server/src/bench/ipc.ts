@@ -23,6 +23,8 @@ export interface Targets {
   readonly bareStaticOrigin: string;
   /** A sandbox (sk_test_) key of a project created for this run. */
   readonly apiKey: string;
+  /** `X-Partner-Key` of a partner of that project, for the widget token scenario. */
+  readonly partnerKey: string;
 }
 
 export type TargetMessage = { type: 'ready'; targets: Targets } | { type: 'failed'; message: string };

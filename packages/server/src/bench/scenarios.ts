@@ -11,6 +11,7 @@ import { httpScenario, type Scenario } from './runner.js';
 
 const BARE_TEMPLATES = 'bare Fastify: GET templates';
 const BARE_STATIC_TEMPLATES = 'bare Fastify: GET templates, serialized once';
+const AUTH_TEMPLATES = 'GET /api/v1/templates (key auth)';
 
 /**
  * Every templates request sends the same Authorization header, so all servers parse the same
@@ -26,10 +27,23 @@ const templatesFrom = (origin: (targets: Targets) => string) => (targets: Target
 export const SCENARIOS: readonly Scenario[] = [
   httpScenario({ name: BARE_TEMPLATES, request: templatesFrom((targets) => targets.bareOrigin) }),
   httpScenario({
-    name: 'GET /api/v1/templates (key auth)',
+    name: AUTH_TEMPLATES,
     baseline: BARE_TEMPLATES,
     minRatio: 0.7,
     request: templatesFrom((targets) => targets.apiOrigin),
+  }),
+  // Minting a widget token: partner key check, clinician upsert (a database write), an EdDSA
+  // signature. Reported next to the authenticated templates route as a share of its rate.
+  httpScenario({
+    name: 'POST /api/widget/token (partner key)',
+    baseline: AUTH_TEMPLATES,
+    request: (targets) => ({
+      url: `${targets.apiOrigin}/api/widget/token`,
+      method: 'POST',
+      headers: { 'x-partner-key': targets.partnerKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ userEmail: 'clinician@bench.example', emrUserId: 'bench-user', emrSessionId: 'bench-visit' }),
+      expectedStatus: 200,
+    }),
   }),
   // A stricter comparison, reported without a target: the baseline also skips serialization, so
   // the gap is only the service's per-request work (auth, rate limit, ids, headers, logging).

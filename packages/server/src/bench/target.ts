@@ -20,6 +20,7 @@ import { CURATED_TEMPLATES, CURATED_TEMPLATES_JSON } from '../notes/templates.js
 import { ProjectService } from '../projects/project-service.js';
 import { openRuntime, type Runtime } from '../runtime.js';
 import { createRepositories } from '../store/repositories.js';
+import { PartnerService } from '../widget/partners.js';
 import { isRunnerMessage, TEMPLATES_PATH, type TargetMessage, type Targets } from './ipc.js';
 
 /** Resolves once the message is handed to the channel, so exiting right after does not drop it. */
@@ -55,6 +56,8 @@ async function start(opened: Opened): Promise<Targets> {
     // more than ~16,000 authenticated requests per second sustained for a minute; the runner
     // fails loudly on any non-200 if that ever happens.
     API_RATE_LIMIT_PER_MINUTE: '1000000',
+    // Raised for the same reason: the interface's 20 per minute per IP would refuse all but 20.
+    WIDGET_TOKEN_RATE_LIMIT_PER_MINUTE: '1000000',
   });
   const logger = createLogger(config.logLevel);
   const runtime = await openRuntime(config, logger);
@@ -66,6 +69,12 @@ async function start(opened: Opened): Promise<Targets> {
     projectId: project.id,
     environment: 'test',
     name: 'bench',
+  });
+  const { partnerKey } = await new PartnerService(repositories, systemClock, config.keyRotationGraceSeconds).create({
+    projectId: project.id,
+    environment: 'test',
+    name: 'Benchmark EMR',
+    allowedOrigins: ['https://emr.bench.example'],
   });
 
   const api = await buildApp(config, {
@@ -89,7 +98,7 @@ async function start(opened: Opened): Promise<Targets> {
   opened.apps.push(bare, bareStatic);
 
   const [apiOrigin, bareOrigin, bareStaticOrigin] = await Promise.all([listen(api), listen(bare), listen(bareStatic)]);
-  return { apiOrigin, bareOrigin, bareStaticOrigin, apiKey: secret };
+  return { apiOrigin, bareOrigin, bareStaticOrigin, apiKey: secret, partnerKey };
 }
 
 async function close(opened: Opened): Promise<void> {

@@ -393,6 +393,100 @@ describe('errors', () => {
   });
 });
 
+describe('partners', () => {
+  interface Partner {
+    id: string;
+    environment: string;
+    secretHint: string;
+    allowedOrigins: string[];
+    tokenLifetimeSeconds: number;
+    status: string;
+    previousSecretExpiresAt: string | null;
+  }
+
+  const create = (projectId: string, ...extra: string[]) =>
+    json<Partner & { partnerKey: string }>(
+      'partners',
+      'create',
+      '--project',
+      projectId,
+      '--env',
+      'live',
+      '--name',
+      'Acme EMR',
+      '--origin',
+      'https://emr.acme.example',
+      '--origin',
+      'https://staging.acme.example/',
+      ...extra,
+    );
+
+  it('creates a partner and shows its X-Partner-Key once', async () => {
+    const project = await createProject();
+    const partner = await create(project.id, '--token-lifetime', '3600');
+    expect(partner.partnerKey).toMatch(new RegExp(`^${partner.id}\\.[0-9A-Za-z]{43}$`));
+    expect(partner).toMatchObject({
+      environment: 'live',
+      allowedOrigins: ['https://emr.acme.example', 'https://staging.acme.example'],
+      tokenLifetimeSeconds: 3600,
+      status: 'active',
+    });
+    const listed = await cli('partners', 'list', '--project', project.id);
+    expect(listed.out).toContain(partner.id);
+    expect(listed.out).not.toContain(partner.partnerKey.split('.')[1]);
+  });
+
+  it('rotates the secret with a grace period and revokes', async () => {
+    const project = await createProject();
+    const partner = await create(project.id);
+    const rotated = await json<Partner & { partnerKey: string }>(
+      'partners',
+      'rotate-secret',
+      partner.id,
+      '--grace',
+      '60',
+    );
+    expect(rotated.partnerKey).not.toBe(partner.partnerKey);
+    expect(rotated.previousSecretExpiresAt).toBe(new Date(clock.now() + 60_000).toISOString());
+    const revoked = await json<Partner>('partners', 'revoke', partner.id);
+    expect(revoked.status).toBe('revoked');
+    expect(await failure(1, 'partners', 'rotate-secret', partner.id)).toContain('was revoked');
+  });
+
+  it('explains what is missing or wrong in one line', async () => {
+    const project = await createProject();
+    expect(await failure(2, 'partners', 'create', '--project', project.id, '--env', 'test', '--name', 'X')).toContain(
+      '--origin is required',
+    );
+    expect(
+      await failure(
+        1,
+        'partners',
+        'create',
+        '--project',
+        project.id,
+        '--env',
+        'test',
+        '--name',
+        'X',
+        '--origin',
+        'http://emr.example.com',
+      ),
+    ).toContain('allowedOrigins');
+    expect(
+      await failure(
+        2,
+        ...['partners', 'create', '--project', project.id, '--env', 'test', '--name', 'X'],
+        '--origin',
+        'https://a.example',
+        '--token-lifetime',
+        'soon',
+      ),
+    ).toContain('--token-lifetime must be a whole number');
+    expect(await failure(1, 'partners', 'revoke', 'ptn_missing')).toContain('ptn_missing');
+  });
+});
+
 describe('the chartwright command npm links', () => {
   const root = fileURLToPath(new URL('../../../..', import.meta.url));
   // What `npx chartwright` runs: the link npm made at install, executed directly (shebang, mode).

@@ -14,6 +14,7 @@ import { MemoryRateLimitStore } from '../ratelimit/memory-store.js';
 import type { RateLimitStore } from '../ratelimit/rate-limiter.js';
 import type { Database, Dialect } from '../store/database.js';
 import { createRepositories, type Repositories } from '../store/repositories.js';
+import { PartnerService } from '../widget/partners.js';
 import { openTestDatabase } from './databases.js';
 
 /** Collects every log line the service writes, so tests can assert what never appears in them. */
@@ -39,10 +40,27 @@ export interface Harness {
   projects: ProjectService;
   keys: ApiKeyService;
   logs: LogCapture;
+  /** Partners (EMR vendors), on the harness's database and clock. */
+  partners: PartnerService;
   /** A project with one sandbox and one production key. */
   project: { id: string; testKey: string; testKeyId: string; liveKey: string; liveKeyId: string };
   request(options: InjectOptions & { key?: string }): Promise<LightMyRequestResponse>;
+  /** A partner of the harness project (sandbox, https://emr.example.com, default lifetime unless told). */
+  createPartner(options?: CreatePartnerOptions): Promise<{ id: string; partnerKey: string }>;
+  /** POST /api/widget/token with the partner key; fails the test unless it answers 200. */
+  mintWidgetToken(
+    partnerKey: string,
+    body: { userEmail: string; emrUserId: string; emrSessionId?: string },
+  ): Promise<{ token: string; expiresAt: string }>;
   close(): Promise<void>;
+}
+
+export interface CreatePartnerOptions {
+  projectId?: string;
+  environment?: Environment;
+  name?: string;
+  origins?: readonly string[];
+  tokenLifetimeSeconds?: number;
 }
 
 export interface HarnessOptions {
@@ -70,6 +88,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   const repositories = createRepositories(testDatabase.database);
   const projects = new ProjectService(repositories, clock);
   const keys = new ApiKeyService(repositories, clock, config.keyRotationGraceSeconds);
+  const partners = new PartnerService(repositories, clock, config.keyRotationGraceSeconds);
 
   const created = await projects.create('Harness clinic');
   const issue = (environment: Environment) => keys.create({ projectId: created.id, environment });
@@ -86,6 +105,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     projects,
     keys,
     logs,
+    partners,
     project: {
       id: created.id,
       testKey: test.secret,
@@ -98,6 +118,28 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
         ...rest,
         headers: { ...(key === undefined ? {} : { authorization: `Bearer ${key}` }), ...headers },
       }),
+    createPartner: async (partner = {}) => {
+      const issued = await partners.create({
+        projectId: partner.projectId ?? created.id,
+        environment: partner.environment ?? 'test',
+        name: partner.name ?? 'Harness EMR',
+        allowedOrigins: partner.origins ?? ['https://emr.example.com'],
+        ...(partner.tokenLifetimeSeconds === undefined ? {} : { tokenLifetimeSeconds: partner.tokenLifetimeSeconds }),
+      });
+      return { id: issued.partner.id, partnerKey: issued.partnerKey };
+    },
+    mintWidgetToken: async (partnerKey, body) => {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/widget/token',
+        headers: { 'x-partner-key': partnerKey },
+        payload: body,
+      });
+      if (response.statusCode !== 200) {
+        throw new Error(`POST /api/widget/token answered ${response.statusCode}: ${response.body}`);
+      }
+      return response.json<{ data: { token: string; expiresAt: string } }>().data;
+    },
     close: async () => {
       if (closed) return;
       closed = true;

@@ -1,8 +1,9 @@
 import { endpoint, validate, widgetTokenRequestSchema, type WidgetTokenResponse } from '@chartwright/protocol';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 import { AppError } from '../../errors.js';
 import type { RateLimiter } from '../../ratelimit/rate-limiter.js';
+import type { PartnerRow } from '../../store/partners.js';
 import type { PartnerService } from '../../widget/partners.js';
 import type { WidgetTokenService } from '../../widget/widget-tokens.js';
 import { fastifyPath } from '../paths.js';
@@ -16,10 +17,13 @@ export interface WidgetTokenRouteOptions {
 
 /**
  * POST /api/widget/token, for partner backends. The per-IP limit is counted before anything else,
- * so guessing partner keys is throttled too; the client IP honours TRUST_PROXY.
+ * so guessing partner keys is throttled too; the client IP honours TRUST_PROXY. Both it and the
+ * partner key are checked on request, before the body is read, so a bad key is a 401 whatever the
+ * body and every request counts against the limit, unreadable bodies included.
  */
 export function widgetTokenRoute(app: FastifyInstance, options: WidgetTokenRouteOptions): void {
-  app.post(fastifyPath(endpoint('createWidgetToken')), async (request, reply) => {
+  const partnerOf = new WeakMap<FastifyRequest, PartnerRow>();
+  const onRequest = async (request: FastifyRequest, reply: FastifyReply) => {
     const decision = await options.rateLimiter.hit(`widget-token:${request.ip}`, options.limitPerMinute, 60_000);
     reply.headers({
       'ratelimit-limit': String(decision.limit),
@@ -31,7 +35,11 @@ export function widgetTokenRoute(app: FastifyInstance, options: WidgetTokenRoute
         headers: { 'retry-after': String(decision.retryAfterSeconds) },
       });
     }
-    const partner = await options.partners.authenticate(request.headers['x-partner-key'] as string | undefined);
+    partnerOf.set(request, await options.partners.authenticate(request.headers['x-partner-key'] as string | undefined));
+  };
+  app.post(fastifyPath(endpoint('createWidgetToken')), { onRequest }, async (request, reply) => {
+    const partner = partnerOf.get(request);
+    if (partner === undefined) throw new Error('the partner key was not checked on request');
     const parsed = validate(widgetTokenRequestSchema, request.body === undefined ? {} : request.body);
     if (!parsed.ok) throw AppError.invalidBody(parsed.details);
     const minted = await options.tokens.mint(partner, parsed.value);
