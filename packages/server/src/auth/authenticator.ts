@@ -91,13 +91,13 @@ export class Authenticator {
 }
 
 /** Extracts the credential from `Authorization: Bearer <credential>`. */
-export function credentialFromAuthorization(header: string | undefined): string {
+export function credentialFromAuthorization(header: string | undefined, credential = 'API key'): string {
   if (header === undefined || header.trim() === '') {
-    throw new AppError('missing_authorization', 'Send your API key as "Authorization: Bearer <key>".');
+    throw new AppError('missing_authorization', `Send your ${credential} as "Authorization: Bearer <${credential}>".`);
   }
   const match = /^Bearer +(\S+) *$/i.exec(header);
   if (match?.[1] === undefined) {
-    throw new AppError('malformed_authorization', 'The Authorization header must be "Bearer <key>".');
+    throw new AppError('malformed_authorization', `The Authorization header must be "Bearer <${credential}>".`);
   }
   return match[1];
 }

@@ -41,7 +41,11 @@ export const SCENARIOS: readonly Scenario[] = [
       url: `${targets.apiOrigin}/api/widget/token`,
       method: 'POST',
       headers: { 'x-partner-key': targets.partnerKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ userEmail: 'clinician@bench.example', emrUserId: 'bench-user', emrSessionId: 'bench-visit' }),
+      body: JSON.stringify({
+        userEmail: 'clinician@bench.example',
+        emrUserId: 'bench-user',
+        emrSessionId: 'bench-visit',
+      }),
       expectedStatus: 200,
     }),
   }),

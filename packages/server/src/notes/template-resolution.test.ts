@@ -9,7 +9,12 @@ describe('resolveTemplate', () => {
   it('uses the curated SOAP template when there is no noteConfig', () => {
     const resolved = resolveTemplate();
     expect(resolved.template).toBe(soap);
-    expect(resolved.sectionKeys.map((entry) => entry.hostKey)).toEqual(['subjective', 'objective', 'assessment', 'plan']);
+    expect(resolved.sectionKeys.map((entry) => entry.hostKey)).toEqual([
+      'subjective',
+      'objective',
+      'assessment',
+      'plan',
+    ]);
   });
 
   it('resolves the classic labels to SOAP, ignoring case and surrounding space, under the host keys', () => {

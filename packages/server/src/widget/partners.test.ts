@@ -226,7 +226,11 @@ describe.each(TEST_DIALECTS)('PartnerService on %s', (dialect) => {
       const { partner } = await create();
       clock.advance(5000);
       const revoked = await partners.revoke(partner.id);
-      expect(revoked).toMatchObject({ id: partner.id, status: 'revoked', revokedAt: new Date(clock.now()).toISOString() });
+      expect(revoked).toMatchObject({
+        id: partner.id,
+        status: 'revoked',
+        revokedAt: new Date(clock.now()).toISOString(),
+      });
       expect((await partners.list({ projectId }))[0]?.status).toBe('revoked');
       await expect(partners.revoke('ptn_unknown')).rejects.toMatchObject({ code: 'partner_not_found' });
     });

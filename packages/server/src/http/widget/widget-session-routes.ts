@@ -29,7 +29,9 @@ const bodyOf = (request: FastifyRequest): unknown => (request.body === undefined
 export function widgetSessionRoutes(app: FastifyInstance, sessions: WidgetSessionService): void {
   app.decorateRequest('widget', null);
   app.addHook('onRequest', async (request) => {
-    request.widget = await sessions.authenticate(credentialFromAuthorization(request.headers.authorization));
+    request.widget = await sessions.authenticate(
+      credentialFromAuthorization(request.headers.authorization, 'widget token'),
+    );
   });
 
   app.get(fastifyPath(endpoint('getWidgetSession')), (request) => sessions.info(widgetOf(request)));

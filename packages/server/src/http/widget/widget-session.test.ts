@@ -17,7 +17,10 @@ import { hashSecret } from '../../auth/secrets.js';
 import { TEST_DIALECTS } from '../../test-support/databases.js';
 import { createHarness, type Harness } from '../../test-support/harness.js';
 
-type Partner = { id: string; partnerKey: string };
+interface Partner {
+  id: string;
+  partnerKey: string;
+}
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
@@ -404,7 +407,7 @@ describe('widget session API', () => {
     /** A token with a genuine token's claims, re-signed with `key` after applying `change`. */
     async function resign(
       genuine: string,
-      key: KeyObject | CryptoKey,
+      key: Parameters<SignJWT['sign']>[0],
       change: (payload: JWTPayload) => JWTPayload = (payload) => payload,
     ): Promise<string> {
       const header = decodeProtectedHeader(genuine);

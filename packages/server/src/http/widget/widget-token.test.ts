@@ -169,7 +169,11 @@ describe('POST /api/widget/token', () => {
       // Both tokens name the same account, whose e-mail is now the latest one.
       for (const token of [first.token, second.token]) {
         const info = (await sessionOf(h, token)).json<WidgetSessionInfo>();
-        expect(info.clinician).toEqual({ id: await sub(first.token), email: 'new@clinic.example', emrUserId: 'emr-user-1' });
+        expect(info.clinician).toEqual({
+          id: await sub(first.token),
+          email: 'new@clinic.example',
+          emrUserId: 'emr-user-1',
+        });
       }
       const otherInfo = (await sessionOf(h, elsewhere.token)).json<WidgetSessionInfo>();
       expect(otherInfo.clinician.email).toBe('dr.who@clinic.example');
