@@ -1,0 +1,53 @@
+import type { Template, WidgetMedicalContext, WidgetPatient } from '@chartwright/protocol';
+
+import type { Conversation } from './conversation.js';
+
+/** What a note may draw on beside the conversation. */
+export interface NoteContext {
+  patient?: Partial<WidgetPatient>;
+  medical?: WidgetMedicalContext;
+  /** Free text the caller added (SET_CONTEXT, `extra_context`). */
+  extra?: string;
+}
+
+export interface GenerationInput {
+  template: Template;
+  conversation: Conversation;
+  context: NoteContext;
+}
+
+/** Where a note sentence comes from, so a clinician can check it. */
+export interface Evidence {
+  /** Indexes of the conversation turns that support the sentence. */
+  turns: number[];
+  /** Context fields that support it, as paths such as `medical.allergies[0]`. */
+  context: string[];
+}
+
+export interface NoteSentence {
+  text: string;
+  evidence: Evidence;
+}
+
+export interface GeneratedSection {
+  /** The template section's key. */
+  key: string;
+  label: string;
+  sentences: NoteSentence[];
+}
+
+export interface GeneratedNote {
+  /** Every template section, in template order; a section with nothing to say has no sentences. */
+  sections: GeneratedSection[];
+}
+
+export interface EngineInfo {
+  name: string;
+  version: string;
+}
+
+/** Turns a conversation into a note for a template. Engines: extractive (offline default), openai. */
+export interface NoteGenerator {
+  readonly engine: EngineInfo;
+  generate(input: GenerationInput, options?: { signal?: AbortSignal }): Promise<GeneratedNote>;
+}
