@@ -67,6 +67,15 @@ export const ERROR_CODES = Object.freeze({
   project_not_found: code('not_found_error', 'No project has this id.'),
   api_key_not_found: code('not_found_error', 'No API key has this id.'),
   partner_not_found: code('not_found_error', 'No partner has this id.'),
+  note_not_found: code(
+    'not_found_error',
+    'No note with this id exists for this project environment (or it passed its retention).',
+  ),
+  template_not_found: code(
+    'invalid_request_error',
+    'No template has the template_id given; GET /api/v1/templates lists them.',
+  ),
+  conversation_too_long: code('request_too_large', 'conversation_text is longer than the service accepts.'),
   encounter_not_found: code('not_found_error', 'No encounter with this id belongs to the widget session.'),
   patient_mismatch: code(
     'conflict_error',

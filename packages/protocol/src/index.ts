@@ -5,6 +5,7 @@ export * from './paths.js';
 export * from './validation.js';
 export * from './rest/endpoints.js';
 export * from './rest/health.js';
+export * from './rest/notes.js';
 export * from './rest/openapi.js';
 export * from './rest/realtime-tokens.js';
 export * from './rest/templates.js';

@@ -11,6 +11,7 @@ import { registerJsonBodyParser } from './http/json-body.js';
 import { operationsRoutes, type ReadinessCheck } from './http/operations.js';
 import { requestIdFor } from './http/request-id.js';
 import { registerRouteTable } from './http/route-table.js';
+import { notesRoutes, registerNoteRetention } from './http/v1/notes.js';
 import { realtimeTokenRoutes } from './http/v1/realtime-tokens.js';
 import { templatesRoutes } from './http/v1/templates.js';
 import { jwksRoute } from './http/widget/jwks-route.js';
@@ -20,6 +21,8 @@ import { widgetTokenRoute } from './http/widget/widget-token-route.js';
 import { RateLimiter, type RateLimitStore } from './ratelimit/rate-limiter.js';
 import type { Database } from './store/database.js';
 import { createRepositories } from './store/repositories.js';
+import { noteProducer } from './notes/engines/select.js';
+import { NoteService } from './notes/note-service.js';
 import { SERVICE_VERSION } from './version.js';
 import { PartnerService } from './widget/partners.js';
 import { WidgetTokenSigner } from './widget/signer.js';
@@ -35,6 +38,8 @@ export interface AppDependencies {
   /** Extra readiness checks beside the database (e.g. Redis). */
   readinessChecks?: Readonly<Record<string, ReadinessCheck>>;
 }
+
+const DAY_MS = 86_400_000;
 
 /** Fastify takes a hop count as a function of the hop index. */
 function trustProxyOption(value: Config['trustProxy']): boolean | string | ((address: string, hop: number) => boolean) {
@@ -73,6 +78,8 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     privateKeyPem: config.widgetJwtPrivateKey,
   });
   const partners = new PartnerService(repositories, deps.clock, config.keyRotationGraceSeconds);
+  const notes = new NoteService(repositories, deps.clock, noteProducer(config, deps.logger), config.notes.retentionDays * DAY_MS);
+  registerNoteRetention(app, notes);
 
   operationsRoutes(app, {
     readinessChecks: { database: () => deps.database.ping(), ...deps.readinessChecks },
@@ -87,6 +94,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await app.register((v1, _options, done) => {
     v1.addHook('onRequest', apiKeyGuard({ authenticator, rateLimiter, limitPerMinute: config.apiRateLimitPerMinute }));
     templatesRoutes(v1);
+    notesRoutes(v1, notes);
     realtimeTokenRoutes(v1, realtimeTokens);
     done();
   });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 import type { ErrorCode } from '../errors.js';
 import { healthSchema } from './health.js';
+import { createNoteRequestSchema, noteSchema } from './notes.js';
 import { createRealtimeTokenRequestSchema, realtimeTokenSchema } from './realtime-tokens.js';
 import { templateListSchema } from './templates.js';
 import {
@@ -22,7 +23,7 @@ export interface EndpointSpec {
   readonly path: string;
   readonly operationId: string;
   readonly summary: string;
-  readonly tag: 'Templates' | 'Realtime' | 'Widget' | 'Operations';
+  readonly tag: 'Templates' | 'Notes' | 'Realtime' | 'Widget' | 'Operations';
   /**
    * `api_key`: Authorization: Bearer sk_…; `partner_key`: X-Partner-Key; `widget_token`:
    * Authorization: Bearer <widget JWT>; `none`: public.
@@ -90,6 +91,27 @@ export const REST_ENDPOINTS = [
     auth: 'api_key',
     success: { status: 200, description: 'Every template, curated ones first.', schema: templateListSchema },
     errors: [],
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/notes',
+    operationId: 'createNote',
+    summary: 'Generate a clinical note from a conversation for a template',
+    tag: 'Notes',
+    auth: 'api_key',
+    requestBody: { schema: createNoteRequestSchema, required: true },
+    success: { status: 201, description: 'The note, stored until its expires_at.', schema: noteSchema },
+    errors: [...BODY_ERRORS, 'template_not_found', 'conversation_too_long'],
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/notes/{id}',
+    operationId: 'retrieveNote',
+    summary: 'Retrieve a note made by this project environment',
+    tag: 'Notes',
+    auth: 'api_key',
+    success: { status: 200, description: 'The stored note.', schema: noteSchema },
+    errors: ['note_not_found'],
   },
   {
     method: 'POST',

@@ -96,4 +96,32 @@ describe('loadConfig', () => {
   it('rejects out-of-range numbers', () => {
     expect(() => loadConfig({ PORT: '70000' })).toThrow('PORT: must be at most 65535');
   });
+
+  it('configures the note engines and retention', () => {
+    expect(loadConfig({}).notes).toEqual({ engine: 'extractive', openai: null, retentionDays: 30 });
+    expect(
+      loadConfig({
+        NOTES_ENGINE: 'openai',
+        NOTES_OPENAI_BASE_URL: 'http://localhost:11434/v1/',
+        NOTES_OPENAI_MODEL: 'llama3.1',
+        NOTES_RETENTION_DAYS: '7',
+      }).notes,
+    ).toEqual({
+      engine: 'openai',
+      openai: { baseUrl: 'http://localhost:11434/v1', apiKey: null, model: 'llama3.1', timeoutMs: 60_000 },
+      retentionDays: 7,
+    });
+  });
+
+  it('names what the OpenAI-compatible engine is missing', () => {
+    expect(() => loadConfig({ NOTES_ENGINE: 'openai' })).toThrow(
+      expect.objectContaining({
+        problems: [
+          'NOTES_OPENAI_BASE_URL: is required when NOTES_ENGINE=openai',
+          'NOTES_OPENAI_MODEL: is required when NOTES_ENGINE=openai',
+        ],
+      }),
+    );
+    expect(() => loadConfig({ NOTES_ENGINE: 'gpt' })).toThrow('NOTES_ENGINE: must be extractive or openai');
+  });
 });

@@ -62,30 +62,46 @@ const trustProxy = z
     return value;
   });
 
-const envSchema = z.object({
-  PORT: integer(0, 65535).default(8080),
-  HOST: z.string().trim().min(1, { error: 'must not be empty' }).default('127.0.0.1'),
-  PUBLIC_BASE_URL: httpUrl.optional(),
-  SANDBOX_BASE_URL: httpUrl.optional(),
-  DATABASE_URL: databaseUrl.default('./data/chartwright.db'),
-  REDIS_URL: redisUrl.optional(),
-  KEY_ROTATION_GRACE_SECONDS: integer(0, 90 * 86400).default(86400),
-  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
-  TRUST_PROXY: trustProxy.default(false),
-  API_RATE_LIMIT_PER_MINUTE: integer(1, 1_000_000).default(600),
-  BODY_LIMIT_BYTES: integer(1024, 64 * 1024 * 1024).default(1024 * 1024),
-  SHUTDOWN_TIMEOUT_MS: integer(0, 600_000).default(10_000),
-  SEED_DEMO: boolean.default(true),
-  WIDGET_BASE_URL: httpUrl.optional(),
-  WIDGET_TOKEN_RATE_LIMIT_PER_MINUTE: integer(1, 1_000_000).default(20),
-  WIDGET_JWT_PRIVATE_KEY: z
-    .string()
-    .trim()
-    .refine((value) => value.includes('-----BEGIN PRIVATE KEY-----'), {
-      error: 'must be a PKCS#8 PEM private key (Ed25519)',
-    })
-    .optional(),
-});
+const envSchema = z
+  .object({
+    PORT: integer(0, 65535).default(8080),
+    HOST: z.string().trim().min(1, { error: 'must not be empty' }).default('127.0.0.1'),
+    PUBLIC_BASE_URL: httpUrl.optional(),
+    SANDBOX_BASE_URL: httpUrl.optional(),
+    DATABASE_URL: databaseUrl.default('./data/chartwright.db'),
+    REDIS_URL: redisUrl.optional(),
+    KEY_ROTATION_GRACE_SECONDS: integer(0, 90 * 86400).default(86400),
+    LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+    TRUST_PROXY: trustProxy.default(false),
+    API_RATE_LIMIT_PER_MINUTE: integer(1, 1_000_000).default(600),
+    BODY_LIMIT_BYTES: integer(1024, 64 * 1024 * 1024).default(1024 * 1024),
+    SHUTDOWN_TIMEOUT_MS: integer(0, 600_000).default(10_000),
+    SEED_DEMO: boolean.default(true),
+    WIDGET_BASE_URL: httpUrl.optional(),
+    WIDGET_TOKEN_RATE_LIMIT_PER_MINUTE: integer(1, 1_000_000).default(20),
+    WIDGET_JWT_PRIVATE_KEY: z
+      .string()
+      .trim()
+      .refine((value) => value.includes('-----BEGIN PRIVATE KEY-----'), {
+        error: 'must be a PKCS#8 PEM private key (Ed25519)',
+      })
+      .optional(),
+    NOTES_ENGINE: z.enum(['extractive', 'openai'], { error: 'must be extractive or openai' }).default('extractive'),
+    NOTES_OPENAI_BASE_URL: httpUrl.optional(),
+    NOTES_OPENAI_API_KEY: z.string().trim().optional(),
+    NOTES_OPENAI_MODEL: z.string().trim().min(1).optional(),
+    NOTES_OPENAI_TIMEOUT_MS: integer(1000, 600_000).default(60_000),
+    NOTES_RETENTION_DAYS: integer(1, 3650).default(30),
+  })
+  .superRefine((values, context) => {
+    // The OpenAI-compatible engine cannot run without an address and a model; say so at start.
+    if (values.NOTES_ENGINE !== 'openai') return;
+    for (const name of ['NOTES_OPENAI_BASE_URL', 'NOTES_OPENAI_MODEL'] as const) {
+      if (values[name] === undefined) {
+        context.addIssue({ code: 'custom', path: [name], message: 'is required when NOTES_ENGINE=openai' });
+      }
+    }
+  });
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -112,6 +128,19 @@ export interface Config {
   readonly widgetTokenRateLimitPerMinute: number;
   /** PEM of the Ed25519 key that signs widget tokens; null = generate one and keep it in the database. */
   readonly widgetJwtPrivateKey: string | null;
+  readonly notes: NotesConfig;
+}
+
+export interface NotesConfig {
+  readonly engine: 'extractive' | 'openai';
+  /** Set when engine is openai. */
+  readonly openai: {
+    readonly baseUrl: string;
+    readonly apiKey: string | null;
+    readonly model: string;
+    readonly timeoutMs: number;
+  } | null;
+  readonly retentionDays: number;
 }
 
 export class ConfigError extends Error {
@@ -156,6 +185,24 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     widgetBaseUrl: values.WIDGET_BASE_URL ?? publicBaseUrl,
     widgetTokenRateLimitPerMinute: values.WIDGET_TOKEN_RATE_LIMIT_PER_MINUTE,
     widgetJwtPrivateKey: values.WIDGET_JWT_PRIVATE_KEY ?? null,
+    notes: Object.freeze({
+      engine: values.NOTES_ENGINE,
+      openai:
+        values.NOTES_ENGINE === 'openai' &&
+        values.NOTES_OPENAI_BASE_URL !== undefined &&
+        values.NOTES_OPENAI_MODEL !== undefined
+          ? Object.freeze({
+              baseUrl: values.NOTES_OPENAI_BASE_URL,
+              apiKey:
+                values.NOTES_OPENAI_API_KEY === undefined || values.NOTES_OPENAI_API_KEY === ''
+                  ? null
+                  : values.NOTES_OPENAI_API_KEY,
+              model: values.NOTES_OPENAI_MODEL,
+              timeoutMs: values.NOTES_OPENAI_TIMEOUT_MS,
+            })
+          : null,
+      retentionDays: values.NOTES_RETENTION_DAYS,
+    }),
   });
 }
 

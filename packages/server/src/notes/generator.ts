@@ -2,9 +2,18 @@ import type { Template, WidgetMedicalContext, WidgetPatient } from '@chartwright
 
 import type { Conversation } from './conversation.js';
 
+/** The patient as far as the caller described them; every field may be missing. */
+export interface NotePatient {
+  name?: string | undefined;
+  firstName?: string | undefined;
+  lastName?: string | undefined;
+  dob?: string | undefined;
+  gender?: WidgetPatient['gender'] | undefined;
+}
+
 /** What a note may draw on beside the conversation. */
 export interface NoteContext {
-  patient?: Partial<WidgetPatient>;
+  patient?: NotePatient;
   medical?: WidgetMedicalContext;
   /** Free text the caller added (SET_CONTEXT, `extra_context`). */
   extra?: string;
@@ -50,4 +59,24 @@ export interface EngineInfo {
 export interface NoteGenerator {
   readonly engine: EngineInfo;
   generate(input: GenerationInput, options?: { signal?: AbortSignal }): Promise<GeneratedNote>;
+}
+
+/** What a generation produced, and which engine actually wrote it. */
+export interface GenerationOutcome {
+  note: GeneratedNote;
+  engine: EngineInfo;
+  /** Set when the configured engine failed and a fallback engine wrote the note. */
+  fallback: { engine: EngineInfo; reason: string } | null;
+}
+
+/** How the service turns input into a note: one engine, or an engine with a fallback. */
+export type NoteProducer = (input: GenerationInput, options?: { signal?: AbortSignal }) => Promise<GenerationOutcome>;
+
+/** A producer that runs one engine and never falls back. */
+export function singleEngine(generator: NoteGenerator): NoteProducer {
+  return async (input, options) => ({
+    note: await generator.generate(input, options),
+    engine: generator.engine,
+    fallback: null,
+  });
 }

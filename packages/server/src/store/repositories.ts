@@ -2,6 +2,7 @@ import { ApiKeysRepository } from './api-keys.js';
 import { CliniciansRepository } from './clinicians.js';
 import type { Database } from './database.js';
 import { EncountersRepository } from './encounters.js';
+import { NotesRepository } from './notes.js';
 import { PartnersRepository } from './partners.js';
 import { ProjectsRepository } from './projects.js';
 import { RealtimeTokensRepository } from './realtime-tokens.js';
@@ -15,6 +16,7 @@ export interface Repositories {
   clinicians: CliniciansRepository;
   encounters: EncountersRepository;
   signingKeys: SigningKeysRepository;
+  notes: NotesRepository;
 }
 
 export function createRepositories(database: Database): Repositories {
@@ -26,5 +28,6 @@ export function createRepositories(database: Database): Repositories {
     clinicians: new CliniciansRepository(database.db),
     encounters: new EncountersRepository(database.db),
     signingKeys: new SigningKeysRepository(database.db),
+    notes: new NotesRepository(database.db),
   };
 }

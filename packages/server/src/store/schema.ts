@@ -84,6 +84,22 @@ export interface WidgetSigningKeysTable {
   created_at: number;
 }
 
+export interface NotesTable {
+  id: string;
+  project_id: string;
+  environment: Environment;
+  template_id: string;
+  template_version: number;
+  engine_name: string;
+  engine_version: string;
+  fallback: string | null;
+  input_sha256: string;
+  note_text: string;
+  sections: string;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface DatabaseSchema {
   projects: ProjectsTable;
   api_keys: ApiKeysTable;
@@ -92,4 +108,5 @@ export interface DatabaseSchema {
   clinicians: CliniciansTable;
   encounters: EncountersTable;
   widget_signing_keys: WidgetSigningKeysTable;
+  notes: NotesTable;
 }

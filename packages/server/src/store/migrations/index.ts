@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from 'kysely';
 
 import { initial } from './0001-initial.js';
 import { widget } from './0002-widget.js';
+import { notes } from './0003-notes.js';
 
 /**
  * Migrations in the order they apply. Names sort lexically, so they carry a zero-padded number;
@@ -10,6 +11,7 @@ import { widget } from './0002-widget.js';
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-widget': widget,
+  '0003-notes': notes,
 };
 
 export const migrationProvider: MigrationProvider = {

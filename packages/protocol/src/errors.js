@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { componentRegistry } from './rest/registry.js';
+/** The `type` of an error body: the broad class a client branches on, tied to the HTTP status. */
+export const ERROR_TYPES = Object.freeze({
+  invalid_request_error: 400,
+  authentication_error: 401,
+  permission_error: 403,
+  not_found_error: 404,
+  method_not_allowed_error: 405,
+  conflict_error: 409,
+  request_too_large: 413,
+  unsupported_media_type_error: 415,
+  rate_limit_error: 429,
+  api_error: 500,
+  overloaded_error: 503,
+});
+function code(type, description) {
+  return { type, status: ERROR_TYPES[type], description };
+}
+/**
+ * Every REST error code, declared once. Clients branch on `code`; the message is for humans and may
+ * change between releases.
+ */
+export const ERROR_CODES = Object.freeze({
+  invalid_json: code('invalid_request_error', 'The body is not valid JSON.'),
+  invalid_body: code('invalid_request_error', 'The body failed validation; `details` lists every problem.'),
+  bad_request: code('invalid_request_error', 'The request is malformed at the HTTP level.'),
+  unsupported_media_type: code('unsupported_media_type_error', 'The Content-Type is not application/json.'),
+  request_too_large: code('request_too_large', 'The body is larger than the route accepts.'),
+  route_not_found: code('not_found_error', 'No route has this path.'),
+  method_not_allowed: code(
+    'method_not_allowed_error',
+    'The path exists but not with this method; see the Allow header.',
+  ),
+  missing_authorization: code('authentication_error', 'No Authorization header was sent.'),
+  malformed_authorization: code('authentication_error', 'The Authorization header is not `Bearer <key>`.'),
+  invalid_api_key: code('authentication_error', 'The key or token is not one this service issued.'),
+  api_key_revoked: code('authentication_error', 'The key was revoked.'),
+  api_key_expired: code('authentication_error', 'The key was rotated and its grace period has ended.'),
+  realtime_token_expired: code('authentication_error', 'The temporary realtime token has expired.'),
+  temporary_token_not_allowed: code(
+    'permission_error',
+    'Temporary svc_rt_ tokens may only open the realtime WebSocket; REST calls need an sk_ key.',
+  ),
+  missing_partner_key: code('authentication_error', 'No X-Partner-Key header was sent.'),
+  invalid_partner_key: code(
+    'authentication_error',
+    'The X-Partner-Key is not `<PARTNER_ID>.<PARTNER_SECRET>` of a partner this service knows.',
+  ),
+  partner_revoked: code('authentication_error', 'The partner was revoked; its keys, widget tokens and sessions stop.'),
+  invalid_widget_token: code(
+    'authentication_error',
+    'The widget token is malformed, forged or not meant for this service.',
+  ),
+  widget_token_expired: code('authentication_error', 'The widget token has expired; ask the EMR for a new one.'),
+  project_not_found: code('not_found_error', 'No project has this id.'),
+  api_key_not_found: code('not_found_error', 'No API key has this id.'),
+  partner_not_found: code('not_found_error', 'No partner has this id.'),
+  note_not_found: code(
+    'not_found_error',
+    'No note with this id exists for this project environment (or it passed its retention).',
+  ),
+  template_not_found: code(
+    'invalid_request_error',
+    'No template has the template_id given; GET /api/v1/templates lists them.',
+  ),
+  conversation_too_long: code('request_too_large', 'conversation_text is longer than the service accepts.'),
+  encounter_not_found: code('not_found_error', 'No encounter with this id belongs to the widget session.'),
+  patient_mismatch: code(
+    'conflict_error',
+    'The encounter already belongs to another patient; open a new encounter for this one.',
+  ),
+  partner_not_active: code('conflict_error', 'The partner was revoked, so its secret cannot be rotated.'),
+  api_key_not_active: code('conflict_error', 'The key was already rotated or revoked, so it cannot be rotated again.'),
+  rate_limited: code('rate_limit_error', 'Too many requests; retry after the Retry-After header.'),
+  internal_error: code('api_error', 'An unexpected error; the requestId identifies it in the logs.'),
+  service_unavailable: code('overloaded_error', 'The service is starting, stopping or cannot reach a dependency.'),
+});
+export const errorDetailSchema = z.object({
+  path: z.string().describe('Field path such as `expiresInSeconds` or `sections[2].key`; empty for the body.'),
+  message: z.string(),
+});
+export const errorBodySchema = z
+  .object({
+    error: z.object({
+      type: z.enum(Object.keys(ERROR_TYPES)),
+      code: z.enum(Object.keys(ERROR_CODES)),
+      message: z.string(),
+      requestId: z.string(),
+      param: z.string().optional().describe('The first offending field, when one field is to blame.'),
+      details: z.array(errorDetailSchema).optional(),
+    }),
+  })
+  .register(componentRegistry, { id: 'Error', description: 'The body of every REST error response.' });
+//# sourceMappingURL=errors.js.map

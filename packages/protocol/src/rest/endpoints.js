@@ -1,0 +1,227 @@
+import { z } from 'zod';
+import { healthSchema } from './health.js';
+import { createNoteRequestSchema, noteSchema } from './notes.js';
+import { createRealtimeTokenRequestSchema, realtimeTokenSchema } from './realtime-tokens.js';
+import { templateListSchema } from './templates.js';
+import {
+  patientContextResultSchema,
+  setPatientContextRequestSchema,
+  widgetEncounterSchema,
+  widgetRealtimeTokenRequestSchema,
+  widgetSessionInfoSchema,
+  widgetTokenRequestSchema,
+  widgetTokenResponseSchema,
+} from './widget-api.js';
+/** Errors any authenticated route may return. */
+export const AUTHENTICATED_ROUTE_ERRORS = [
+  'missing_authorization',
+  'malformed_authorization',
+  'invalid_api_key',
+  'api_key_revoked',
+  'api_key_expired',
+  'realtime_token_expired',
+  'temporary_token_not_allowed',
+  'rate_limited',
+  'internal_error',
+];
+/** Errors any route behind a partner key may return. */
+export const PARTNER_ROUTE_ERRORS = [
+  'missing_partner_key',
+  'invalid_partner_key',
+  'partner_revoked',
+  'rate_limited',
+  'internal_error',
+];
+/** Errors any route behind a widget session token may return. */
+export const WIDGET_TOKEN_ROUTE_ERRORS = [
+  'missing_authorization',
+  'malformed_authorization',
+  'invalid_widget_token',
+  'widget_token_expired',
+  'partner_revoked',
+  'internal_error',
+];
+const BODY_ERRORS = ['invalid_json', 'invalid_body', 'unsupported_media_type', 'request_too_large'];
+/** Every HTTP route the service serves, described once for the server and the OpenAPI document. */
+export const REST_ENDPOINTS = [
+  {
+    method: 'GET',
+    path: '/api/v1/templates',
+    operationId: 'listTemplates',
+    summary: 'List the note templates',
+    tag: 'Templates',
+    auth: 'api_key',
+    success: { status: 200, description: 'Every template, curated ones first.', schema: templateListSchema },
+    errors: [],
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/notes',
+    operationId: 'createNote',
+    summary: 'Generate a clinical note from a conversation for a template',
+    tag: 'Notes',
+    auth: 'api_key',
+    requestBody: { schema: createNoteRequestSchema, required: true },
+    success: { status: 201, description: 'The note, stored until its expires_at.', schema: noteSchema },
+    errors: [...BODY_ERRORS, 'template_not_found', 'conversation_too_long'],
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/notes/{id}',
+    operationId: 'retrieveNote',
+    summary: 'Retrieve a note made by this project environment',
+    tag: 'Notes',
+    auth: 'api_key',
+    success: { status: 200, description: 'The stored note.', schema: noteSchema },
+    errors: ['note_not_found'],
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/realtime/tokens',
+    operationId: 'createRealtimeToken',
+    summary: 'Mint a temporary realtime token (sk_ keys only)',
+    tag: 'Realtime',
+    auth: 'api_key',
+    requestBody: { schema: createRealtimeTokenRequestSchema, required: false },
+    success: { status: 201, description: 'The token, shown once.', schema: realtimeTokenSchema },
+    errors: BODY_ERRORS,
+  },
+  {
+    method: 'POST',
+    path: '/api/widget/token',
+    operationId: 'createWidgetToken',
+    summary: 'Mint a widget session token (partner backends only; never from a browser)',
+    tag: 'Widget',
+    auth: 'partner_key',
+    requestBody: { schema: widgetTokenRequestSchema, required: true },
+    success: {
+      status: 200,
+      description: 'The JWT for the iframe’s token parameter.',
+      schema: widgetTokenResponseSchema,
+    },
+    errors: BODY_ERRORS,
+  },
+  {
+    method: 'GET',
+    path: '/api/widget/session',
+    operationId: 'getWidgetSession',
+    summary: 'Who the widget works for: clinician, partner, allowed origins, token expiry',
+    tag: 'Widget',
+    auth: 'widget_token',
+    success: { status: 200, description: 'The widget session.', schema: widgetSessionInfoSchema },
+    errors: [],
+  },
+  {
+    method: 'POST',
+    path: '/api/widget/encounters',
+    operationId: 'openWidgetEncounter',
+    summary: 'Open the encounter for the token’s emrSessionId, or resume it',
+    tag: 'Widget',
+    auth: 'widget_token',
+    success: {
+      status: 200,
+      description: 'The encounter; the same sessionId on every relaunch with the same emrSessionId.',
+      schema: widgetEncounterSchema,
+    },
+    errors: [],
+  },
+  {
+    method: 'PUT',
+    path: '/api/widget/encounters/{sessionId}/patient-context',
+    operationId: 'setWidgetPatientContext',
+    summary: 'Set the encounter’s patient and clinical context (the PATIENT_CONTEXT fields)',
+    tag: 'Widget',
+    auth: 'widget_token',
+    requestBody: { schema: setPatientContextRequestSchema, required: true },
+    success: {
+      status: 200,
+      description: 'The patient is recorded and the note template resolved.',
+      schema: patientContextResultSchema,
+    },
+    errors: [...BODY_ERRORS, 'encounter_not_found', 'patient_mismatch'],
+  },
+  {
+    method: 'POST',
+    path: '/api/widget/realtime-tokens',
+    operationId: 'createWidgetRealtimeToken',
+    summary: 'Mint a temporary realtime token for an encounter’s audio',
+    tag: 'Widget',
+    auth: 'widget_token',
+    requestBody: { schema: widgetRealtimeTokenRequestSchema, required: true },
+    success: {
+      status: 201,
+      description: 'The token; it never outlives the widget token.',
+      schema: realtimeTokenSchema,
+    },
+    errors: [...BODY_ERRORS, 'encounter_not_found'],
+  },
+  {
+    method: 'GET',
+    path: '/.well-known/jwks.json',
+    operationId: 'widgetJwks',
+    summary: 'Public keys that verify widget session tokens',
+    tag: 'Widget',
+    auth: 'none',
+    success: {
+      status: 200,
+      description: 'A JSON Web Key Set; tokens name their key in the `kid` header.',
+      schema: z.object({ keys: z.array(z.record(z.string(), z.unknown())) }),
+    },
+    errors: [],
+  },
+  {
+    method: 'GET',
+    path: '/widget',
+    operationId: 'widgetPage',
+    summary: 'The widget page for the iframe (`?token=<widget JWT>`)',
+    tag: 'Widget',
+    auth: 'none',
+    success: {
+      status: 200,
+      description: 'HTML, framable only by the partner’s allowed origins (CSP frame-ancestors).',
+      schema: z.string(),
+      contentType: 'text/html',
+    },
+    errors: [],
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/openapi.json',
+    operationId: 'openApiDocument',
+    summary: 'This OpenAPI 3.1 document',
+    tag: 'Operations',
+    auth: 'none',
+    success: {
+      status: 200,
+      description: 'The OpenAPI document, generated from the same schemas the server validates with.',
+      schema: z.record(z.string(), z.unknown()),
+    },
+    errors: [],
+  },
+  {
+    method: 'GET',
+    path: '/healthz',
+    operationId: 'liveness',
+    summary: 'Liveness: the process is serving',
+    tag: 'Operations',
+    auth: 'none',
+    success: { status: 200, description: 'The process is alive.', schema: healthSchema },
+    errors: [],
+  },
+  {
+    method: 'GET',
+    path: '/readyz',
+    operationId: 'readiness',
+    summary: 'Readiness: the database (and Redis when configured) answer',
+    tag: 'Operations',
+    auth: 'none',
+    success: { status: 200, description: 'Ready to serve; 503 with the same shape when not.', schema: healthSchema },
+    errors: ['service_unavailable'],
+  },
+];
+export function endpoint(operationId) {
+  const found = REST_ENDPOINTS.find((candidate) => candidate.operationId === operationId);
+  if (found === undefined) throw new Error(`unknown endpoint ${operationId}`);
+  return found;
+}
+//# sourceMappingURL=endpoints.js.map

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+
+import { WIDGET_GENDERS } from '../widget/patient.js';
+import { normalizedEnum } from '../widget/fields.js';
+import { widgetMedicalContextSchema } from '../widget/medical-context.js';
+import { noteSectionsSchema } from '../widget/note-config.js';
+import { componentRegistry } from './registry.js';
+
+/** Longest conversation_text accepted: about four hours of continuous talk. */
+export const MAX_CONVERSATION_CHARACTERS = 250_000;
+/** `template_id` that asks for a template built from `sections`. */
+export const CUSTOM_TEMPLATE_ID = 'custom';
+
+const notePatientSchema = z
+  .strictObject({
+    name: z.string().trim().max(300).optional(),
+    firstName: z.string().trim().max(150).optional(),
+    lastName: z.string().trim().max(150).optional(),
+    dob: z.string().max(32).optional().describe('YYYY-MM-DD recommended.'),
+    gender: normalizedEnum(WIDGET_GENDERS).optional(),
+  })
+  .describe('Who the note is about; every field optional. Used to word the note, never required.');
+
+export const createNoteRequestSchema = z
+  .strictObject({
+    template_id: z
+      .string()
+      .min(1)
+      .describe(`A template id from GET /api/v1/templates, or "${CUSTOM_TEMPLATE_ID}" with \`sections\`.`),
+    conversation_text: z
+      .string()
+      .refine((text) => text.trim() !== '', { error: 'must not be empty' })
+      .describe(
+        'The visit as text: `[doctor] … [patient] …` tags, `Doctor:`/`Patient:` prefixes, timestamps or plain prose.',
+      ),
+    sections: noteSectionsSchema
+      .optional()
+      .describe(`With template_id "${CUSTOM_TEMPLATE_ID}": the headings (key + label), as in the widget's noteConfig.`),
+    patient: notePatientSchema.optional(),
+    context: widgetMedicalContextSchema
+      .optional()
+      .describe('Allergies, medications, diagnoses, lab results, chief complaint, history, as in the widget.'),
+    extra_context: z.string().max(20_000).optional().describe('Free text the note may draw on.'),
+  })
+  .register(componentRegistry, { id: 'CreateNoteRequest' });
+export type CreateNoteRequest = z.input<typeof createNoteRequestSchema>;
+export type CreateNoteParams = z.output<typeof createNoteRequestSchema>;
+
+export const noteSentenceSchema = z
+  .object({
+    text: z.string(),
+    evidence: z.object({
+      turns: z.array(z.int()).describe('Indexes (from 0) of the conversation turns that support the sentence.'),
+      context: z.array(z.string()).describe('Context fields that support it, e.g. `context.allergies[0]`.'),
+    }),
+  })
+  .register(componentRegistry, { id: 'NoteSentence' });
+
+export const noteSectionResultSchema = z
+  .object({
+    key: z.string(),
+    label: z.string(),
+    text: z.string().describe('The section as one paragraph; empty when the conversation did not cover it.'),
+    sentences: z.array(noteSentenceSchema),
+  })
+  .register(componentRegistry, { id: 'NoteSection' });
+
+const engineSchema = z.object({ name: z.string(), version: z.string() });
+
+export const noteSchema = z
+  .object({
+    id: z.string(),
+    object: z.literal('note'),
+    template_id: z.string(),
+    template_version: z.int(),
+    note: z.string().describe('The full note with upper-case section headings.'),
+    sections: z.array(noteSectionResultSchema).describe('Every template section, in template order.'),
+    engine: engineSchema.describe('The engine that wrote this note.'),
+    fallback: z
+      .object({ engine: engineSchema, reason: z.string() })
+      .nullable()
+      .describe('Set when the configured engine failed and the offline engine wrote the note instead.'),
+    input_sha256: z.string().describe('Hash of the inputs, to reproduce the note and compare versions.'),
+    created_at: z.string(),
+    expires_at: z.string().describe('When the note is deleted (retention).'),
+  })
+  .register(componentRegistry, { id: 'Note' });
+export type Note = z.infer<typeof noteSchema>;

@@ -1,0 +1,14 @@
+/**
+ * The `code` of every WIDGET_ERROR the widget sends, with what it means. EMRs must tolerate codes not
+ * listed here: later versions add more.
+ */
+export const WIDGET_ERROR_CODES = Object.freeze({
+  INVALID_PATIENT_DATA: 'A PATIENT_CONTEXT failed validation; the message lists each field problem.',
+  INVALID_MESSAGE: 'Another EMR message (or a payload with no known type) failed validation.',
+});
+/** The WIDGET_ERROR the widget posts back for a message it refused. */
+export function widgetErrorFor(result) {
+  const code = result.type === 'PATIENT_CONTEXT' ? 'INVALID_PATIENT_DATA' : 'INVALID_MESSAGE';
+  return { type: 'WIDGET_ERROR', code, message: result.entries.join('; ') };
+}
+//# sourceMappingURL=errors.js.map

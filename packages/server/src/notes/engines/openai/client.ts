@@ -1,0 +1,127 @@
+import { z } from 'zod';
+
+import { EngineFailure } from './errors.js';
+import type { ChatMessage } from './prompt.js';
+
+export type FetchFunction = typeof globalThis.fetch;
+
+/** A reply larger than this is not a note: the call fails rather than buffer it. */
+export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+
+export interface ChatRequest {
+  /** `{baseUrl}/chat/completions`. */
+  url: string;
+  apiKey: string | undefined;
+  model: string;
+  messages: readonly ChatMessage[];
+  signal: AbortSignal;
+  fetch: FetchFunction;
+}
+
+export interface ChatReply {
+  /** The assistant message's text; empty when the model sent none (a refusal, a tool call). */
+  content: string;
+  status: number;
+  /** `stop`, `length` …, when the server says. */
+  finishReason: string | undefined;
+}
+
+const completionSchema = z.object({
+  choices: z
+    .array(
+      z.object({
+        message: z.object({ content: z.string().nullish() }).nullish(),
+        finish_reason: z.string().nullish(),
+      }),
+    )
+    .min(1),
+});
+
+async function readCapped(response: Response, limit: number): Promise<string> {
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > limit) {
+    await response.body?.cancel();
+    throw new EngineFailure('provider_error', `the provider's reply is larger than ${limit} bytes`, {
+      status: response.status,
+    });
+  }
+  if (response.body === null) return '';
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw new EngineFailure('provider_error', `the provider's reply is larger than ${limit} bytes`, {
+        status: response.status,
+      });
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * One POST to an OpenAI-compatible `/chat/completions`. Deterministic settings (temperature 0) and
+ * JSON mode, which servers that do not know it ignore. Throws an `EngineFailure('provider_error')`
+ * for a network error, a non-2xx status or a body that is not a chat completion; an abort of
+ * `signal` surfaces as whatever fetch throws, for the caller to classify.
+ */
+export async function postChatCompletion(request: ChatRequest): Promise<ChatReply> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+  if (request.apiKey !== undefined && request.apiKey !== '') headers['authorization'] = `Bearer ${request.apiKey}`;
+  const body = JSON.stringify({
+    model: request.model,
+    messages: request.messages,
+    temperature: 0,
+    response_format: { type: 'json_object' },
+    stream: false,
+  });
+
+  let response: Response;
+  try {
+    response = await request.fetch(request.url, { method: 'POST', headers, body, signal: request.signal });
+  } catch (error) {
+    if (request.signal.aborted) throw error;
+    throw new EngineFailure('provider_error', 'the provider could not be reached', { cause: error });
+  }
+  if (!response.ok) {
+    // The body may echo the prompt back: it is neither read into a message nor logged.
+    await response.body?.cancel().catch(() => undefined);
+    throw new EngineFailure('provider_error', `the provider answered HTTP ${response.status}`, {
+      status: response.status,
+    });
+  }
+
+  let text: string;
+  try {
+    text = await readCapped(response, MAX_RESPONSE_BYTES);
+  } catch (error) {
+    if (error instanceof EngineFailure || request.signal.aborted) throw error;
+    throw new EngineFailure('provider_error', 'the provider’s reply could not be read', {
+      status: response.status,
+      cause: error,
+    });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new EngineFailure('provider_error', 'the provider’s reply is not JSON', { status: response.status });
+  }
+  const completion = completionSchema.safeParse(json);
+  if (!completion.success) {
+    throw new EngineFailure('provider_error', 'the provider’s reply is not a chat completion', {
+      status: response.status,
+    });
+  }
+  const choice = completion.data.choices[0];
+  return {
+    content: choice?.message?.content ?? '',
+    status: response.status,
+    finishReason: choice?.finish_reason ?? undefined,
+  };
+}
