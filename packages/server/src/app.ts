@@ -78,7 +78,12 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     privateKeyPem: config.widgetJwtPrivateKey,
   });
   const partners = new PartnerService(repositories, deps.clock, config.keyRotationGraceSeconds);
-  const notes = new NoteService(repositories, deps.clock, noteProducer(config, deps.logger), config.notes.retentionDays * DAY_MS);
+  const notes = new NoteService(
+    repositories,
+    deps.clock,
+    noteProducer(config, deps.logger),
+    config.notes.retentionDays * DAY_MS,
+  );
   registerNoteRetention(app, notes);
 
   operationsRoutes(app, {

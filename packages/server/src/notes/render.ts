@@ -13,6 +13,8 @@ export function sectionText(section: GeneratedSection): string {
 export function renderNote(sections: readonly GeneratedSection[]): string {
   return sections
     .filter((section) => section.sentences.length > 0)
-    .map((section) => `${section.label.toUpperCase()}\n\n${section.sentences.map((sentence) => sentence.text).join('\n')}`)
+    .map(
+      (section) => `${section.label.toUpperCase()}\n\n${section.sentences.map((sentence) => sentence.text).join('\n')}`,
+    )
     .join('\n\n');
 }

@@ -13,7 +13,11 @@ export class NotesRepository {
   }
 
   /** The note, only for the project environment that made it and only while it is retained. */
-  async getScoped(id: string, scope: { projectId: string; environment: Environment }, now: number): Promise<NoteRow | undefined> {
+  async getScoped(
+    id: string,
+    scope: { projectId: string; environment: Environment },
+    now: number,
+  ): Promise<NoteRow | undefined> {
     return this.db
       .selectFrom('notes')
       .selectAll()

@@ -9,6 +9,7 @@ import {
 } from '../test-support/databases.js';
 import type { ApiKeyRow } from './api-keys.js';
 import { migrateToLatest } from './migrate.js';
+import { MIGRATION_NAMES } from './migrations/index.js';
 import type { ProjectRow } from './projects.js';
 import type { RealtimeTokenRow } from './realtime-tokens.js';
 import { createRepositories, type Repositories } from './repositories.js';
@@ -368,7 +369,7 @@ describe.each(TEST_DIALECTS)('repositories on %s', (dialect) => {
       const fresh = await openEmptyTestDatabase(dialect);
       try {
         expect(await migrateToLatest(fresh.database)).toEqual({
-          applied: ['0001-initial', '0002-widget'],
+          applied: [...MIGRATION_NAMES],
         });
         expect(await migrateToLatest(fresh.database)).toEqual({ applied: [] });
         const freshRepos = createRepositories(fresh.database);

@@ -14,6 +14,9 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003-notes': notes,
 };
 
+/** Every migration's name, in the order they apply. */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS);
+
 export const migrationProvider: MigrationProvider = {
   getMigrations: () => Promise.resolve(MIGRATIONS),
 };

@@ -1,0 +1,227 @@
+import { FILLER_PHRASES, FILLER_WORDS, LEADING_MARKERS, TRAILING_MARKERS } from './lexicons.js';
+import { detokenize, isWord, tokenize } from './text.js';
+
+/**
+ * Speech → clean words: spoken contractions spelled out, disfluencies and fillers dropped, the
+ * "okay so …"/"…, right ?" frame removed, stutters collapsed. What is left says the same thing with
+ * fewer words; nothing is added except the spelled-out forms of contractions.
+ */
+
+/** Contractions written out, in the split ASR form ("do n't", "gon na") and the usual one. */
+const EXPANSIONS: readonly (readonly [RegExp, string])[] = [
+  [/\bgon ?na\b/gi, 'going to'],
+  [/\bwan ?na\b/gi, 'want to'],
+  [/\bgot ?ta\b/gi, 'got to'],
+  [/\bhaf ?ta\b/gi, 'have to'],
+  [/\bca ?n['’]t\b/gi, 'cannot'],
+  [/\bwo ?n['’]t\b/gi, 'will not'],
+  [/\b(\w+) ?n['’]t\b/gi, '$1 not'],
+  [
+    /\b(i|you|we|they|he|she|it|that|there|who|what)['’]d (been|had|gotten|taken|done|seen|gone|\w+ed)\b/gi,
+    '$1 had $2',
+  ],
+  [/\b(i|you|we|they|he|she|it)['’]d\b/gi, '$1 would'],
+  [/\b(i)['’]m\b/gi, '$1 am'],
+  [/\b(\w+)['’]re\b/gi, '$1 are'],
+  [/\b(\w+)['’]ve\b/gi, '$1 have'],
+  [/\b(i|you|we|they|he|she|it|that|there)['’]ll\b/gi, '$1 will'],
+  [/\b(it|that|there|he|she|what|who|where)['’]s (been|got|gotten|had)\b/gi, '$1 has $2'],
+  [/\b(it|that|there|he|she|what|who|where|here)['’]s\b/gi, '$1 is'],
+  [/['’]cause\b/gi, 'because'],
+  [/\by['’]all\b/gi, 'you all'],
+];
+
+export function expandContractions(text: string): string {
+  let result = text;
+  for (const [pattern, replacement] of EXPANSIONS) result = result.replace(pattern, replacement);
+  return result;
+}
+
+/**
+ * Text-level clean-up before tokenizing: cut-off words ("sh- shows"), ellipses, dashes, then
+ * stutters ("it's , it's been" → "it's been", collapsed before contractions are spelled out, since
+ * "it's" may become "it is" or "it has"), then contractions.
+ */
+function preclean(text: string): string {
+  const unbroken = text
+    .replace(/(?<=^|\s)[\p{L}]+-(?=\s|$)/gu, ' ')
+    .replace(/\.{2,}|…/g, ' , ')
+    .replace(/(\d)\s+%/g, '$1%')
+    .replace(/\s+-{1,2}\s+|—|–/g, ' , ')
+    .replace(/\s+/g, ' ');
+  return expandContractions(detokenize(collapseRepeats(tokenize(unbroken))));
+}
+
+const lower = (tokens: readonly string[]) => tokens.map((token) => token.toLowerCase());
+
+function phraseAt(tokens: readonly string[], index: number, phrase: readonly string[]): boolean {
+  return phrase.every((word, offset) => tokens[index + offset] === word);
+}
+
+const FILLER_PHRASE_TOKENS = FILLER_PHRASES.map((phrase) => phrase.split(' '));
+const LEADING_TOKENS = LEADING_MARKERS.map((phrase) => phrase.split(' '));
+const TRAILING_TOKENS = TRAILING_MARKERS.map((phrase) => phrase.split(' '));
+
+/** Removes filler words and phrases everywhere, and "like" where it is a hedge, not a verb. */
+function dropFillers(tokens: readonly string[]): string[] {
+  const low = lower(tokens);
+  const out: string[] = [];
+  for (let index = 0; index < tokens.length; index++) {
+    const word = low[index] ?? '';
+    if (FILLER_WORDS.has(word)) continue;
+    const phrase = FILLER_PHRASE_TOKENS.find((candidate) => phraseAt(low, index, candidate));
+    // "you know" is a filler, but "do you know" / "you know that" as a question or verb is rare in
+    // clinical speech and dropping it loses nothing a note needs.
+    if (phrase !== undefined) {
+      index += phrase.length - 1;
+      continue;
+    }
+    if (word === 'like' && isHedgeLike(low, index)) continue;
+    out.push(tokens[index] ?? '');
+  }
+  return out;
+}
+
+const LIKE_VERB_SUBJECTS = new Set([
+  'i',
+  'you',
+  'we',
+  'they',
+  'would',
+  'to',
+  'not',
+  'she',
+  'he',
+  'really',
+  'feel',
+  'feels',
+  'felt',
+  'looks',
+  'look',
+  'looked',
+  'sounds',
+  'sound',
+  'seems',
+  'seem',
+  'things',
+  'something',
+  'anything',
+  'nothing',
+  'more',
+  'just',
+]);
+
+/** "like" is a hedge unless a subject or a perception verb comes right before it ("I like", "feels like"). */
+function isHedgeLike(low: readonly string[], index: number): boolean {
+  const previous = low[index - 1];
+  if (previous === undefined) return true;
+  if (previous === ',') return true;
+  if (LIKE_VERB_SUBJECTS.has(previous)) return false;
+  // "… like four days", "… like the top number": hedging a quantity or a description.
+  return true;
+}
+
+/** Strips "okay so", "yeah", "well" … from the front and "…, okay ?" from the end, repeatedly. */
+function dropFrame(tokens: readonly string[]): string[] {
+  let start = 0;
+  let end = tokens.length;
+  const low = lower(tokens);
+  for (let changed = true; changed;) {
+    changed = false;
+    while (start < end && !isWord(low[start] ?? '')) {
+      start++;
+      changed = true;
+    }
+    const marker = LEADING_TOKENS.find(
+      (phrase) => phraseAt(low, start, phrase) && start + phrase.length <= end && !keepsMeaning(low, start, phrase),
+    );
+    if (marker !== undefined) {
+      start += marker.length;
+      changed = true;
+    }
+  }
+  for (let changed = true; changed;) {
+    changed = false;
+    while (end > start && !isWord(low[end - 1] ?? '')) {
+      end--;
+      changed = true;
+    }
+    const marker = TRAILING_TOKENS.find(
+      (phrase) => end - phrase.length >= start && phraseAt(low, end - phrase.length, phrase),
+    );
+    if (marker !== undefined && end - marker.length > start) {
+      end -= marker.length;
+      changed = true;
+    }
+  }
+  return tokens.slice(start, end);
+}
+
+/** A leading word that is content here: "good pulses", "well controlled", "right knee", "fine motor". */
+function keepsMeaning(low: readonly string[], start: number, phrase: readonly string[]): boolean {
+  const word = phrase.join(' ');
+  const next = low[start + phrase.length] ?? '';
+  if (word === 'right')
+    return /^(?:knee|hip|ankle|arm|leg|foot|hand|shoulder|side|eye|ear|elbow|wrist|lower|upper|sided|breast|lung|kidney)$/.test(
+      next,
+    );
+  if (word === 'well') return /^(?:controlled|healed|developed|nourished|appearing)$/.test(next);
+  if (word === 'good' || word === 'great' || word === 'fine' || word === 'nice')
+    return /^(?:pulses?|range|strength|sensation|capillary|air|breath|movement)$/.test(next);
+  if (word === 'then') return false;
+  return false;
+}
+
+/** "i , i", "the the", "your heart your heart": collapses immediate repeats of 1–6 words. */
+function collapseRepeats(tokens: readonly string[]): string[] {
+  const out: string[] = [];
+  // Lower-case words of `out` and where each sits in it, kept alongside so the check stays linear.
+  const seen: string[] = [];
+  const at: number[] = [];
+  for (const token of tokens) {
+    if (!isWord(token)) {
+      out.push(token);
+      continue;
+    }
+    out.push(token);
+    seen.push(token.toLowerCase());
+    at.push(out.length - 1);
+    for (let size = 6; size >= 1; size--) {
+      const total = seen.length;
+      if (total < size * 2) continue;
+      let same = true;
+      for (let offset = 1; offset <= size && same; offset++)
+        same = seen[total - offset] === seen[total - size - offset];
+      const word = seen[total - 1] ?? '';
+      // "had had", "very very", "so so" and repeated numbers ("four four" is kept for digitizing) are not stutters.
+      if (!same || (size === 1 && (word === 'had' || word === 'very' || word === 'so' || /^\d/.test(word)))) continue;
+      // Drop the second copy and the punctuation between the copies.
+      out.length = at[total - size] ?? out.length;
+      seen.length = total - size;
+      at.length = total - size;
+      while (out.length > 0 && !isWord(out.at(-1) ?? '')) out.pop();
+      break;
+    }
+  }
+  return out;
+}
+
+/** Collapses runs of punctuation to their first mark and drops a leading one. */
+function tidyPunctuation(tokens: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const token of tokens) {
+    const previous = out.at(-1);
+    if (!isWord(token) && (previous === undefined || !isWord(previous))) {
+      if (previous !== undefined && token !== ',' && previous === ',') out[out.length - 1] = token;
+      continue;
+    }
+    out.push(token);
+  }
+  return out;
+}
+
+/** One spoken sentence or clause → its cleaned tokens (possibly none). */
+export function cleanSpeech(text: string): string[] {
+  const tokens = tokenize(preclean(text));
+  return tidyPunctuation(dropFrame(collapseRepeats(dropFillers(dropFrame(tokens)))));
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+
+import { cleanSpeech } from './clean.js';
+import { digitize } from './numbers.js';
+import { toNoteSentence, toThirdPerson } from './rewrite.js';
+import { detokenize, tokenize } from './text.js';
+
+const spoken = (text: string) => detokenize(digitize(tokenize(text)));
+
+describe('digitize', () => {
+  it.each([
+    ['for four days', 'for 4 days'],
+    ['five hundred milligrams', '500 milligrams'],
+    ['a thousand milligrams twice a day', '1000 milligrams twice a day'],
+    ['her blood pressure is one thirty two over eighty', 'her blood pressure is 132/80'],
+    ['a three out of six murmur', 'a 3/6 murmur'],
+    ['one plus pitting edema', '1+ pitting edema'],
+    ['ninety eight point six', '98.6'],
+    ['about forty five percent', 'about 45%'],
+    ['twenty five units', '25 units'],
+    ['one day', '1 day'],
+  ])('%s → %s', (input, output) => {
+    expect(spoken(input)).toBe(output);
+  });
+
+  it('leaves "one" as a pronoun and numbers already in digits alone', () => {
+    expect(spoken('the one i take is 2.5 mg, and 1,000 mg of the other')).toBe(
+      'the one i take is 2.5 mg, and 1,000 mg of the other',
+    );
+    expect(spoken('no one was there')).toBe('no one was there');
+  });
+});
+
+describe('speech → note sentence', () => {
+  const note = (text: string, speaker: 'patient' | 'clinician', gender: 'female' | 'male' | null = 'female') =>
+    toNoteSentence(toThirdPerson(cleanSpeech(text), speaker, gender));
+
+  it('cleans filler, stutters and the conversational frame', () => {
+    expect(note('okay , so , um , i , i have had pain for like two weeks , you know ?', 'patient')).toBe(
+      'She has had pain for 2 weeks.',
+    );
+    expect(note("yeah , it's sh- it's been hurting my knee , right ?", 'patient')).toBe(
+      'It has been hurting her knee.',
+    );
+  });
+
+  it("rewrites the patient's first person and the clinician's second person", () => {
+    expect(note('i take lisinopril twenty milligrams every morning', 'patient', 'male')).toBe(
+      'He takes lisinopril 20 mg every morning.',
+    );
+    expect(note("i'm gon na start you on metformin and i want you to check your sugars", 'clinician')).toBe(
+      'I am going to start her on metformin and I want her to check her sugars.',
+    );
+    expect(note('you are doing well and your knee looks better', 'clinician', null)).toBe(
+      'The patient is doing well and their knee looks better.',
+    );
+  });
+
+  it('leaves other speakers as said', () => {
+    expect(toNoteSentence(toThirdPerson(cleanSpeech('i think she fell'), 'other', 'female'))).toBe('I think she fell.');
+  });
+});

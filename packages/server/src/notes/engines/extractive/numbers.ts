@@ -1,0 +1,275 @@
+/**
+ * Spoken numbers → digits, the way notes write them ("four days" → "4 days", "five hundred
+ * milligrams" → "500 mg", "one thirty two over eighty" → "132/80", "three out of six" → "3/6").
+ * Only where it is safe: a lone "one" stays a word unless a unit or a time word follows it, since
+ * "the one I take" or "no one" are not quantities.
+ */
+
+const UNITS: Record<string, number> = {
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
+};
+const TENS: Record<string, number> = {
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fourty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
+};
+const SCALES: Record<string, number> = { hundred: 100, thousand: 1000 };
+
+/** Words after which a lone "one" (or "a") is a quantity. */
+const COUNTED = new Set([
+  'day',
+  'days',
+  'week',
+  'weeks',
+  'month',
+  'months',
+  'year',
+  'years',
+  'hour',
+  'hours',
+  'minute',
+  'minutes',
+  'second',
+  'seconds',
+  'time',
+  'times',
+  'tablet',
+  'tablets',
+  'pill',
+  'pills',
+  'capsule',
+  'capsules',
+  'dose',
+  'doses',
+  'mg',
+  'milligram',
+  'milligrams',
+  'unit',
+  'units',
+  'puff',
+  'puffs',
+  'drink',
+  'drinks',
+  'pack',
+  'packs',
+  'cup',
+  'cups',
+  'glass',
+  'glasses',
+  'pound',
+  'pounds',
+  'percent',
+  'plus',
+  'out',
+  'point',
+  'centimeter',
+  'centimeters',
+  'inch',
+  'inches',
+  'mile',
+  'miles',
+  'episode',
+  'episodes',
+  'child',
+  'children',
+  'kid',
+  'kids',
+  'beer',
+  'beers',
+  'cigarette',
+  'cigarettes',
+]);
+
+/** Words that show the number is a reading (pressure, sugar, weight), so "one forty" is 140. */
+const READING_CUES = new Set([
+  'pressure',
+  'pressures',
+  'sugar',
+  'sugars',
+  'glucose',
+  'weight',
+  'pounds',
+  'number',
+  'numbers',
+  'reading',
+  'readings',
+  'a1c',
+  'cholesterol',
+  'rate',
+  'pulse',
+  'over',
+  'running',
+  'ldl',
+  'hdl',
+  'triglycerides',
+  'level',
+  'levels',
+  'systolic',
+  'diastolic',
+  'oxygen',
+  'saturation',
+]);
+
+function isNumberWord(word: string): boolean {
+  return word in UNITS || word in TENS || word in SCALES;
+}
+
+interface Parsed {
+  value: number;
+  /** How many words the number took. */
+  length: number;
+}
+
+/** The longest spoken cardinal at `start`: "five hundred and twenty five" → 525. */
+function parseCardinal(words: readonly string[], start: number): Parsed | null {
+  let total = 0;
+  let current = 0;
+  let index = start;
+  let seen = false;
+  let lastKind: 'unit' | 'tens' | 'scale' | null = null;
+  while (index < words.length) {
+    const word = words[index] ?? '';
+    if (word in UNITS && lastKind !== 'unit' && !(lastKind === 'tens' && (UNITS[word] ?? 0) >= 10)) {
+      current += UNITS[word] ?? 0;
+      lastKind = 'unit';
+    } else if (word in TENS && lastKind !== 'unit' && lastKind !== 'tens') {
+      current += TENS[word] ?? 0;
+      lastKind = 'tens';
+    } else if (word in SCALES && seen && lastKind !== 'scale') {
+      const scale = SCALES[word] ?? 1;
+      if (scale === 1000) {
+        total += (current === 0 ? 1 : current) * 1000;
+        current = 0;
+      } else current = (current === 0 ? 1 : current) * 100;
+      lastKind = 'scale';
+    } else if (word === 'and' && lastKind === 'scale' && isNumberWord(words[index + 1] ?? '')) {
+      index++;
+      continue;
+    } else break;
+    seen = true;
+    index++;
+  }
+  if (!seen) return null;
+  return { value: total + current, length: index - start };
+}
+
+/**
+ * Converts spoken numbers in a list of lower-case word tokens (punctuation as separate tokens).
+ * Returns new tokens; tokens that are not numbers pass through untouched.
+ */
+export function digitize(original: readonly string[]): string[] {
+  // Matching is on lower case; words that are not numbers keep their case.
+  const tokens = original.map((token) => token.toLowerCase());
+  const out: string[] = [];
+  let index = 0;
+  while (index < tokens.length) {
+    const word = tokens[index] ?? '';
+    // "a hundred", "a thousand": the article is the number one.
+    const article = word === 'a' && (tokens[index + 1] ?? '') in SCALES;
+    const start = article ? index + 1 : index;
+    if (!isNumberWord(tokens[start] ?? '')) {
+      out.push(original[index] ?? word);
+      index++;
+      continue;
+    }
+    const parsed = article ? parseCardinal(['one', ...tokens.slice(start)], 0) : parseCardinal(tokens, start);
+    if (parsed === null) {
+      out.push(original[index] ?? word);
+      index++;
+      continue;
+    }
+    let value = parsed.value;
+    let next = start + parsed.length - (article ? 1 : 0);
+    // "one thirty two" / "one forty" in a reading: hundreds said as a digit then the rest.
+    const unitOnly = parsed.length === 1 && !article && value >= 1 && value <= 2;
+    if (unitOnly && isNumberWord(tokens[next] ?? '') && readingContext(tokens, index, next)) {
+      const rest = parseCardinal(tokens, next);
+      if (rest !== null && rest.value >= 10 && rest.value < 100) {
+        value = value * 100 + rest.value;
+        next += rest.length;
+      }
+    }
+    // Decimal: "ninety eight point six", "two point five".
+    let text = String(value);
+    if (tokens[next] === 'point' && (tokens[next + 1] ?? '') in UNITS && (UNITS[tokens[next + 1] ?? ''] ?? 10) < 10) {
+      let decimals = '';
+      let cursor = next + 1;
+      while ((tokens[cursor] ?? '') in UNITS && (UNITS[tokens[cursor] ?? ''] ?? 10) < 10) {
+        decimals += String(UNITS[tokens[cursor] ?? ''] ?? '');
+        cursor++;
+      }
+      text = `${text}.${decimals}`;
+      next = cursor;
+    }
+    const consumed = next - index;
+    // A lone "one" is a pronoun more often than a quantity.
+    if (consumed === 1 && word === 'one' && !COUNTED.has(tokens[next] ?? '')) {
+      out.push(original[index] ?? word);
+      index++;
+      continue;
+    }
+    out.push(text);
+    index = next;
+  }
+  return joinNumberPhrases(out);
+}
+
+function readingContext(tokens: readonly string[], start: number, end: number): boolean {
+  for (let cursor = Math.max(0, start - 6); cursor < Math.min(tokens.length, end + 6); cursor++) {
+    if (READING_CUES.has(tokens[cursor] ?? '')) return true;
+  }
+  return false;
+}
+
+const isDigits = (token: string | undefined) => token !== undefined && /^\d+(?:\.\d+)?$/.test(token);
+
+/** "120 over 80" → "120/80", "3 out of 6" → "3/6", "1 plus" → "1+", "45 percent" → "45%". */
+function joinNumberPhrases(tokens: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let index = 0; index < tokens.length; index++) {
+    const token = (tokens[index] ?? '').toLowerCase();
+    const previous = out.at(-1);
+    if (token === 'over' && isDigits(previous) && isDigits(tokens[index + 1])) {
+      out[out.length - 1] = `${previous ?? ''}/${tokens[index + 1] ?? ''}`;
+      index++;
+    } else if (token === 'out' && tokens[index + 1] === 'of' && isDigits(previous) && isDigits(tokens[index + 2])) {
+      out[out.length - 1] = `${previous ?? ''}/${tokens[index + 2] ?? ''}`;
+      index += 2;
+    } else if (token === 'plus' && isDigits(previous) && /^\d$/.test(previous ?? '')) {
+      out[out.length - 1] = `${previous ?? ''}+`;
+    } else if ((token === 'percent' || token === '%') && isDigits(previous)) {
+      out[out.length - 1] = `${previous ?? ''}%`;
+    } else out.push(tokens[index] ?? token);
+  }
+  return out;
+}
+
+/** Spoken numbers of a text as digit strings, for checking that an output number was said. */
+export function numbersIn(tokens: readonly string[]): string[] {
+  return digitize(tokens).flatMap((token) => token.match(/\d+(?:\.\d+)?/g) ?? []);
+}

@@ -1,0 +1,182 @@
+import type { Conversation, Speaker } from '../../conversation.js';
+
+import { cleanSpeech } from './clean.js';
+
+/**
+ * Candidate statements: every sentence of every turn, with long spoken sentences broken at the
+ * places speakers start a new thought ("okay so …", "now …", "on your lung exam …"). ASR
+ * transcripts often have no punctuation at all, so a turn would otherwise be one 200-word
+ * "sentence" mixing small talk, findings and plans.
+ */
+export interface Statement {
+  /** Turns the statement comes from (the evidence). */
+  turns: number[];
+  speaker: Speaker;
+  /** Conversation order: statements sort by this. */
+  order: number;
+  /** Where in the visit, 0 (start) to 1 (end). */
+  position: number;
+  /** Cleaned words and punctuation, as said (before person rewriting). */
+  tokens: string[];
+  /** The cleaned text in lower case, for cue matching. */
+  lower: string;
+  /** The clause as said, in lower case: greetings and small talk show before cleaning. */
+  raw: string;
+  /** A question (asked, not stated). */
+  question: boolean;
+  /** The statement as said, or built from a question and its answer. */
+  origin: 'said' | 'denied' | 'confirmed';
+  /** Set when the statement comes from the caller's free-text context rather than a turn. */
+  contextPath?: string;
+  /** Already in note style (built from a question and its answer): not to be rewritten again. */
+  rewritten?: boolean;
+}
+
+/** Word sequences that start a new clause in running speech. */
+const CLAUSE_OPENERS: readonly string[][] = [
+  'okay',
+  'ok',
+  'alright',
+  'all right',
+  'so',
+  'now',
+  'and then',
+  'but',
+  'yeah',
+  'yes',
+  'hey',
+  "let's",
+  'let us',
+  'on your',
+  'on the',
+  'on my',
+  'on physical',
+  'on exam',
+  'on examination',
+  'looking at',
+  'looking here',
+  'i am going',
+  "i'm gon na",
+  "i'm going",
+  'i am gon na',
+  'i want',
+  'i wan na',
+  'i do want',
+  'i would like',
+  "i'd like",
+  'i think',
+  'we will',
+  "we'll",
+  "we're gon na",
+  'we are going',
+  'for your',
+  'as for',
+  'in terms of',
+  'it looks like',
+  'it sounds like',
+  'which is',
+  'how about',
+  'what about',
+  'is there',
+].map((phrase) => phrase.split(' '));
+
+/**
+ * Questions start a clause even right after another opener ("let's now do you feel sick …"), so
+ * that the question, and the answer it gets, can be told apart from what was stated.
+ */
+const QUESTION_OPENERS: readonly string[][] = [
+  'do you',
+  'did you',
+  'are you',
+  'were you',
+  'have you',
+  'has it',
+  'is it',
+  'does it',
+  'what is your',
+  'what are your',
+  'what do you',
+  'what did you',
+  'how is your',
+  'how are you',
+  'how have you',
+  'how long',
+  'how often',
+  'how much',
+  'when did you',
+  'where is',
+].map((phrase) => phrase.split(' '));
+
+const MIN_CLAUSE = 5;
+const MAX_CLAUSE = 32;
+/** Punctuated sentences up to this length are kept whole: their speaker already ended them. */
+const SPLIT_ABOVE = 20;
+
+/** Words a complete clause does not end with: splitting after one leaves two fragments. */
+const DANGLING = new Set(
+  (
+    'and or but the a an of to for on in with at i am is are was were also then that my your his her their ' +
+    'just so because if as about from by into we you he she they it not do did have has be been will would ' +
+    'can could should going want like some any this these those our me him them'
+  ).split(' '),
+);
+
+const startsWith = (low: readonly string[], index: number, phrase: readonly string[]) =>
+  phrase.every((word, offset) => low[index + offset] === word);
+
+function splitClauses(sentence: string): string[] {
+  const words = sentence.split(' ').filter((word) => word !== '');
+  if (words.length <= SPLIT_ABOVE) return [sentence];
+  const low = words.map((word) => word.toLowerCase().replace(/^[,;]+|[,;]+$/g, ''));
+  const clauses: string[] = [];
+  let start = 0;
+  for (let index = 1; index < words.length - 1; index++) {
+    const length = index - start;
+    const asks = length >= 1 && QUESTION_OPENERS.some((phrase) => startsWith(low, index, phrase));
+    const opens = length >= MIN_CLAUSE && CLAUSE_OPENERS.some((phrase) => startsWith(low, index, phrase));
+    // Past the maximum length, any "and" will do: a 60-word run-on is no statement.
+    const dangling = DANGLING.has(low[index - 1] ?? '');
+    if (!dangling && (asks || opens || (length >= MAX_CLAUSE && low[index] === 'and'))) {
+      clauses.push(words.slice(start, index).join(' '));
+      start = index;
+    }
+  }
+  clauses.push(words.slice(start).join(' '));
+  return clauses;
+}
+
+const QUESTION_START =
+  /^(?:tell me (?:about|what|how|more|when|where)|describe|do|does|did|are|is|was|were|have|has|had|can|could|would|will|any|anything|how|what|when|where|why|which|who|ever|or)\b(?! (?:i|we) (?:want|would|will|am|think|do|need|recommend|like))/;
+
+export function isQuestion(raw: string, cleanedLower: string): boolean {
+  return /\?\s*$/.test(raw) || QUESTION_START.test(cleanedLower);
+}
+
+/** Every sentence (or clause of a long one) of the conversation as a candidate statement. */
+export function extractStatements(conversation: Conversation): Statement[] {
+  const statements: Statement[] = [];
+  const total = Math.max(1, conversation.turns.length - 1);
+  for (const turn of conversation.turns) {
+    let part = 0;
+    for (const sentence of turn.sentences) {
+      for (const clause of splitClauses(sentence.text)) {
+        const tokens = cleanSpeech(clause);
+        part++;
+        if (tokens.length === 0) continue;
+        const lower = tokens.join(' ').toLowerCase();
+        statements.push({
+          turns: [turn.index],
+          speaker: turn.speaker,
+          order: turn.index * 1000 + part,
+          position: turn.index / total,
+          tokens,
+          lower,
+          raw: clause.toLowerCase(),
+          question: isQuestion(clause, lower),
+          origin: 'said',
+        });
+      }
+    }
+  }
+  return statements;
+}
