@@ -65,7 +65,7 @@ function targetCell(result: ScenarioResult, ratio: number | null): string {
 }
 
 export function resultsTable(results: readonly ScenarioResult[]): string {
-  const header = ['Scenario', 'req/s', 'p50 ms', 'p99 ms', 'vs baseline', 'Target'];
+  const header = ['Scenario', 'per s', 'p50 ms', 'p95 ms', 'p99 ms', 'vs baseline', 'Target'];
   const rows = results.map((result) => {
     const { measurement, scenario } = result;
     const ratio = ratioOf(result, results);
@@ -74,12 +74,13 @@ export function resultsTable(results: readonly ScenarioResult[]): string {
       scenario.name,
       failed ? 'FAILED' : integer.format(measurement.requestsPerSecond),
       failed ? '' : ms(measurement.p50Ms),
+      failed ? '' : ms(measurement.p95Ms),
       failed ? '' : ms(measurement.p99Ms),
       scenario.baseline === undefined ? 'baseline' : ratio === null ? '' : percent(ratio),
       targetCell(result, ratio),
     ];
   });
-  return formatTable(header, rows, [false, true, true, true, true, false]);
+  return formatTable(header, rows, [false, true, true, true, true, true, false]);
 }
 
 /** Plain-text table: text columns left-aligned, numbers right-aligned. */

@@ -24,6 +24,7 @@ export interface Measurement {
   readonly seconds: number;
   readonly requestsPerSecond: number;
   readonly p50Ms: number;
+  readonly p95Ms: number;
   readonly p99Ms: number;
   /** Everything that makes the figures meaningless: wrong statuses, socket errors, timeouts. */
   readonly problems: readonly string[];
@@ -79,7 +80,15 @@ export function httpScenario(spec: HttpScenarioSpec): Scenario {
       const request = spec.request(targets);
       const preflightProblem = await preflight(request);
       if (preflightProblem !== null) {
-        return { responses: 0, seconds: 0, requestsPerSecond: 0, p50Ms: 0, p99Ms: 0, problems: [preflightProblem] };
+        return {
+          responses: 0,
+          seconds: 0,
+          requestsPerSecond: 0,
+          p50Ms: 0,
+          p95Ms: 0,
+          p99Ms: 0,
+          problems: [preflightProblem],
+        };
       }
       if (settings.warmupSeconds > 0) {
         progress(`${spec.name}: warming up ${settings.warmupSeconds} s`);
@@ -156,6 +165,7 @@ async function load(request: HttpRequest, settings: LoadSettings, seconds: numbe
     seconds: result.duration,
     requestsPerSecond: result.duration > 0 ? result.requests.total / result.duration : 0,
     p50Ms: latencies.percentile(50) / MICROS_PER_MS,
+    p95Ms: latencies.percentile(95) / MICROS_PER_MS,
     p99Ms: latencies.percentile(99) / MICROS_PER_MS,
     problems,
   };

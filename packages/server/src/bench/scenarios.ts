@@ -7,6 +7,7 @@
 import { CURATED_TEMPLATES_JSON } from '../notes/templates.js';
 import type { Targets } from './ipc.js';
 import { TEMPLATES_PATH } from './ipc.js';
+import { conversationParsingScenario, DEFAULT_NOTES_DATA, noteGenerationScenario } from './notes-scenario.js';
 import { httpScenario, type Scenario } from './runner.js';
 
 const BARE_TEMPLATES = 'bare Fastify: GET templates';
@@ -23,6 +24,8 @@ const templatesFrom = (origin: (targets: Targets) => string) => (targets: Target
   expectedStatus: 200,
   expectedBody: CURATED_TEMPLATES_JSON,
 });
+
+const NOTES_DATA = process.env['BENCH_NOTES_JSONL'] ?? DEFAULT_NOTES_DATA;
 
 export const SCENARIOS: readonly Scenario[] = [
   httpScenario({ name: BARE_TEMPLATES, request: templatesFrom((targets) => targets.bareOrigin) }),
@@ -57,4 +60,7 @@ export const SCENARIOS: readonly Scenario[] = [
     baseline: BARE_STATIC_TEMPLATES,
     request: templatesFrom((targets) => targets.apiOrigin),
   }),
+  // Single-threaded, so notes per second here is notes per second per core.
+  conversationParsingScenario(NOTES_DATA),
+  noteGenerationScenario(NOTES_DATA),
 ];
