@@ -1,10 +1,13 @@
 import {
   ASSESSMENT_CUES,
+  EXAM_FINDING_CUES,
   EXAM_PHASE_CUES,
   FUTURE_ACTION_CUES,
   KIND_CUES,
   PLAN_CUES,
+  ORDER_CUES,
   PLAN_PHASE_CUES,
+  RESULT_FINDING_CUES,
   RESULTS_PHASE_CUES,
   type Kind,
 } from './lexicons.js';
@@ -24,17 +27,42 @@ type Phase = 'history' | 'exam' | 'results' | 'plan';
 const FINDING_WORDS =
   /\b(?:tender\w*|swelling|swollen|edema|murmurs?|clear|palpation|range of motion|reflexes|pulses?|bruising|erythema)\b/;
 
+/** An impression stated outright ("I think you have …", "consistent with …"). */
+const IMPRESSION_CUES =
+  /\b(?:i (?:think|believe|suspect) (?:that )?(?:you|he|she|the patient|this|it) (?:have|has|is|are)(?! (?:going|been|doing|had|not))|(?:it is|it's|this is|that is|most) likely|(?:consistent|compatible) with|suggestive of|my (?:diagnosis|impression) is|(?:you|he|she) (?:have|has) (?:a |an )?(?:\w+ ){0,3}(?:sprain|strain|fracture|infection|tear|disease|syndrome|\w+itis|\w+osis))\b/;
+
+/**
+ * The kind an explicit cue gives a clinician's statement, whatever the phase: orders and
+ * decisions → plan (or follow-up), a test with its result → results, examination language and
+ * measured vitals → exam (or vitals), an impression → assessment. Null when nothing is explicit.
+ */
+export function explicitKind(statement: Statement): Kind | null {
+  if (statement.speaker !== 'clinician' && statement.speaker !== 'unknown') return null;
+  if (statement.origin !== 'said' || statement.question) return null;
+  const text = statement.lower;
+  if (ORDER_CUES.test(text)) return cueKind(text) === 'follow_up' ? 'follow_up' : 'plan';
+  if (RESULT_FINDING_CUES.test(text) && !FUTURE_ACTION_CUES.test(text)) return 'results';
+  if (EXAM_FINDING_CUES.test(text) && !FUTURE_ACTION_CUES.test(text))
+    return cueKind(text) === 'vitals' ? 'vitals' : 'exam';
+  if (IMPRESSION_CUES.test(text) && !FINDING_WORDS.test(text)) return 'assessment';
+  return null;
+}
+
 function nextPhase(phase: Phase, statement: Statement): Phase {
   if (statement.speaker !== 'clinician' && statement.speaker !== 'unknown') return phase;
   if (statement.origin !== 'said') return phase;
   const text = statement.lower;
   if (PLAN_PHASE_CUES.test(text)) return 'plan';
   if (phase === 'plan') return /\bphysical exam/.test(text) ? 'exam' : phase;
+  const explicit = explicitKind(statement);
   // An impression after the examination opens the assessment, even unannounced.
   if (
     (phase === 'exam' || phase === 'results') &&
     !statement.question &&
-    ASSESSMENT_CUES.test(text) &&
+    explicit !== 'exam' &&
+    explicit !== 'results' &&
+    explicit !== 'vitals' &&
+    (explicit === 'assessment' || (ASSESSMENT_CUES.test(text) && !/\b(?:is|are) stable\b/.test(text))) &&
     !FINDING_WORDS.test(text)
   ) {
     return 'plan';
@@ -44,6 +72,10 @@ function nextPhase(phase: Phase, statement: Statement): Phase {
   if (EXAM_PHASE_CUES.test(text) && !statement.question) return 'exam';
   return phase;
 }
+
+/** Exam and results language clear enough to place a statement even during the history. */
+const EXAM_STRONG =
+  /\b(?:on (?:(?:your|his|her|the|physical) )?(?:\w+ )?exam|(?:i|we) (?:do )?(?:hear|appreciate)|to palpation|clear to auscultation|(?:showed|shows|revealed|came back)|(?:i|we) (?:do |really |also |just )*(?:want to|would like to|am going to|will) (?:order|prescribe|refer))\b/;
 
 const HISTORY_ONLY: ReadonlySet<Kind> = new Set([
   'family_history',
@@ -101,9 +133,28 @@ export function classifyStatements(statements: readonly Statement[]): Kind[] {
     .sort((a, b) => a.statement.order - b.statement.order);
   const kinds: Kind[] = new Array<Kind>(statements.length).fill('hpi');
   let phase: Phase = 'history';
+  // The last explicit exam or results statement of the current turn: what follows it in the same
+  // turn, without a cue of its own, continues it ("the x-ray is normal. good bony alignment.").
+  let carried: { turn: number; kind: Kind } | null = null;
   for (const { statement, index } of ordered) {
     phase = nextPhase(phase, statement);
-    kinds[index] = classifyOne(statement, phase);
+    const turn = statement.turns[0] ?? -1;
+    if (carried !== null && carried.turn !== turn) carried = null;
+    const explicit = phase === 'history' && !EXAM_STRONG.test(statement.lower) ? null : explicitKind(statement);
+    let kind = explicit ?? classifyOne(statement, phase);
+    if (
+      explicit === null &&
+      carried !== null &&
+      phase !== 'history' &&
+      (kind === 'plan' || kind === 'assessment' || kind === 'exam' || kind === 'results') &&
+      !PLAN_CUES.test(statement.lower) &&
+      !ASSESSMENT_CUES.test(statement.lower)
+    ) {
+      kind = carried.kind;
+    }
+    if (explicit === 'exam' || explicit === 'results' || explicit === 'vitals') carried = { turn, kind: explicit };
+    else if (explicit !== null) carried = null;
+    kinds[index] = kind;
   }
   return kinds;
 }

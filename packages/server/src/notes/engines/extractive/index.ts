@@ -8,7 +8,7 @@ import { extractiveNote } from './note.js';
  * sentence it writes cites the turns (or context fields) it comes from.
  */
 export const extractiveGenerator: NoteGenerator = {
-  engine: { name: 'extractive', version: '1.0.0' },
+  engine: { name: 'extractive', version: '1.1.0' },
   generate(input, options) {
     // The work is synchronous and fast; an aborted signal still rejects, like any engine's would.
     return new Promise((resolve) => {

@@ -229,6 +229,21 @@ export const RESULTS_PHASE_CUES =
 export const PLAN_PHASE_CUES =
   /\b(?:assessment and (?:my )?plan|my assessment|my plan|(?:for|regarding|as for) (?:your|the) (?:first|second|third|fourth|fifth|next|last|final|other) (?:problem|issue|concern|diagnosis)|(?:my|the) (?:diagnosis|impression)|what i(?: want| would like|'d like| am going| will) (?:to )?do|treatment plan)\b/;
 
+/**
+ * Explicit cues that place a clinician's statement whatever the phase of the visit: examination
+ * findings, test results, orders and decisions, impressions. They beat the phase heuristic, so an
+ * exam finding said during the plan still lands under the exam.
+ */
+/** Examination language and measured vitals. */
+export const EXAM_FINDING_CUES =
+  /\b(?:on (?:(?:your|his|her|the|my|physical|today's) )?(?:\w+ )?(?:exam|examination)|(?:i|we) (?:do |did )?(?:not )?(?:hear|appreciate|palpate|auscultate)|(?:systolic|diastolic|holosystolic) (?:ejection )?murmurs?|murmurs?|tenderness|tender (?:to|over|on|at)|(?:to|on|with|upon) palpation|range of motion|lungs? (?:sound|are|is|were)|clear to auscultation|(?:pitting|lower extremity|trace|bilateral) edema|edema (?:in|of|bilaterally)|straight leg raise|(?:strength|reflexes|pulses|sensation) (?:is|are|was|were) |[0-5]\/5 (?:strength|on|in|bilaterally)|capillary refill|crackles|rales|rhonchi|wheez(?:es|ing) (?:on|in)|(?:no|some|mild|trace) (?:erythema|effusion|ecchymosis|crepitus)|effusion|ecchymosis|crepitus|(?:blood pressure|heart rate|pulse|oxygen saturation|temperature|respiratory rate) (?:is|was|of|today is|here)[^.]*\d|(?:vital signs|vitals) (?:look|are|were)|(?:rrr|regular rate and rhythm))\b/;
+/** Results: a test with what it showed. */
+export const RESULT_FINDING_CUES =
+  /\b(?:(?:x-?rays?|ekg|ecg|electrocardiogram|mri|ct|cat scan|labs?|lab work|blood work|bloodwork|a1c|echocardiogram|echo|ultrasound|urinalysis|cbc|lipid panel|cholesterol|creatinine|potassium|hemoglobin|ejection fraction|stress test|biopsy|mammogram|imaging|scan|results?)\b[^.]{0,60}\b(?:showed|shows|show|revealed|reveals|demonstrat\w+|came back|was|were|is|are|has been|normal|abnormal|elevated|high|low|negative|positive|unremarkable|at \d)|(?:reviewed|reviewing|review of) (?:the |your |his |her )?(?:results|labs?|x-?rays?|mri|imaging|ekg|echo\w*|blood work|ct))\b/;
+/** Decisions and orders. */
+export const ORDER_CUES =
+  /\b(?:(?:i|we)(?: do| really| also| just| definitely)* (?:want to|would like to|am going to|are going to|will|need to|plan to)(?: just| also| go ahead and| definitely)* (?:order|prescribe|refer|start|continue|increase|decrease|schedule|obtain|send|recommend|repeat|switch|stop|discontinue|hold|add|change|adjust|put (?:you|him|her) on)|let's (?:order|start|continue|increase|decrease|refer|schedule|get|go ahead)|(?:we will|we'll|i will|i'll) (?:start|continue|refer|order|prescribe|increase|schedule|follow)|follow(?:-| )?up (?:with|in)|recommend (?:that|you|him|her))\b/;
+
 /** Clinician phrases stating a diagnosis or impression (assessment, not plan). */
 export const ASSESSMENT_CUES =
   /\b(?:(?:this|it|that) (?:is|looks|sounds|seems) (?:most |very |more )?(?:likely|probably|like)|(?:consistent|compatible) with|(?:suggestive|indicative) of|diagnos\w+|(?:i think|i believe|it sounds like|it looks like|it seems like|i suspect|i'm concerned|i am concerned|concerned that|likely|probably) (?:you|she|he|this|that|it|your|her|his|we)\b|(?:you|she|he) (?:have|has) (?:a |an )?(?:\w+ ){0,3}(?:sprain|strain|fracture|infection|tear|disease|syndrome|itis|osis)|(?:concerned|worried) (?:about|for)|(?:is|are) (?:stable|controlled|uncontrolled|well controlled|improving|worsening)|(?:first|second|third|next|last) problem)\b/;

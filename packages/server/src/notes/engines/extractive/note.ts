@@ -11,6 +11,7 @@ import { answeredQuestions, patientDenial } from './questions.js';
 import { isUsable, relevance } from './relevance.js';
 import { toNoteSentence, toThirdPerson } from './rewrite.js';
 import { routeSections } from './sections.js';
+import { noteStyle } from './style.js';
 import { extractStatements, type Statement } from './statements.js';
 import { contentStems, tokenize } from './text.js';
 
@@ -60,12 +61,18 @@ export function noteCandidates(input: GenerationInput): Candidate[] {
       statement.rewritten === true
         ? tokens
         : toThirdPerson(tokens, denial === null ? statement.speaker : 'clinician', gender);
-    const text = toNoteSentence(rewritten);
+    // Orders, findings and impressions are rewritten in note style only in the clinician's own words.
+    const styled =
+      statement.rewritten === true || statement.contextPath !== undefined
+        ? { tokens: rewritten, heading: false }
+        : noteStyle(rewritten, kind, denial === null && statement.speaker === 'clinician');
+    if (styled === null) return;
+    const text = toNoteSentence(styled.tokens);
     if (text === '') return;
     const score = relevance(denial === null ? statement : { ...statement, origin: 'denied' }, kind, tokenize(text));
     candidates.push({
       text,
-      kind: denial === null ? kind : 'ros',
+      kind: denial === null ? (styled.heading ? 'assessment' : kind) : 'ros',
       score,
       order: statement.order,
       turns: statement.turns,

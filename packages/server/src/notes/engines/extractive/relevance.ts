@@ -2,6 +2,7 @@ import type { Kind } from './lexicons.js';
 import { SMALL_TALK_PATTERNS } from './lexicons.js';
 import { DEFAULT_WEIGHT, WORD_WEIGHTS } from './learned-weights.js';
 import type { Statement } from './statements.js';
+import { isNarration } from './style.js';
 import { STOPWORDS, isWord } from './text.js';
 
 /**
@@ -15,6 +16,7 @@ import { STOPWORDS, isWord } from './text.js';
 export function isUsable(statement: Statement): boolean {
   if (statement.origin !== 'said') return true;
   if (statement.question) return false;
+  if (isNarration(statement)) return false;
   // Some small talk shows in the words as said ("hi, Mrs. Lane"), some after cleaning.
   return !SMALL_TALK_PATTERNS.some((pattern) => pattern.test(statement.lower) || pattern.test(statement.raw));
 }
