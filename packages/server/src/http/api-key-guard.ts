@@ -4,6 +4,7 @@ import { credentialFromAuthorization, type Authenticator } from '../auth/authent
 import type { ApiKeyPrincipal } from '../auth/principal.js';
 import { AppError } from '../errors.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
+import { enforceRateLimit } from './rate-limit.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -41,16 +42,7 @@ export function apiKeyGuard(options: ApiKeyGuardOptions): onRequestAsyncHookHand
       options.limitPerMinute,
       MINUTE_MS,
     );
-    reply.headers({
-      'ratelimit-limit': String(decision.limit),
-      'ratelimit-remaining': String(decision.remaining),
-      'ratelimit-reset': String(decision.resetSeconds),
-    });
-    if (!decision.allowed) {
-      throw new AppError('rate_limited', `Rate limit of ${decision.limit} requests per minute exceeded.`, {
-        headers: { 'retry-after': String(decision.retryAfterSeconds) },
-      });
-    }
+    enforceRateLimit(reply, decision, `Rate limit of ${decision.limit} requests per minute exceeded.`);
     request.principal = principal;
   };
 }

@@ -1,4 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+/** The parsed body, with no body at all read as `{}` so optional fields take their defaults. */
+export const bodyOf = (request: FastifyRequest): unknown => (request.body === undefined ? {} : request.body);
 
 /**
  * JSON is the only body type the API takes: anything else is a 415. An empty JSON body counts as

@@ -282,67 +282,54 @@ async function fakeProvider(behaviour: { status: number }) {
 }
 
 describe('POST /api/v1/notes with NOTES_ENGINE=openai', () => {
-  it('writes the note with the provider and reports the engine', async () => {
-    const provider = await fakeProvider({ status: 200 });
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0)) await cleanup();
+  });
+
+  /** The real service configured for a provider stand-in that answers with `status`. */
+  async function serviceWithProvider(status: number, apiKey: string | null) {
+    const provider = await fakeProvider({ status });
     const h = await createHarness({
       config: {
         notes: {
           engine: 'openai',
-          openai: { baseUrl: provider.baseUrl, apiKey: 'provider-key', model: 'clinical-7b', timeoutMs: 5000 },
+          openai: { baseUrl: provider.baseUrl, apiKey, model: 'clinical-7b', timeoutMs: 5000 },
           retentionDays: 30,
         },
       },
     });
-    try {
-      const response = await h.request({
-        method: 'POST',
-        url: '/api/v1/notes',
-        key: h.project.testKey,
-        payload: { template_id: 'soap', conversation_text: VISIT },
-      });
-      expect(response.statusCode).toBe(201);
-      const note = response.json<Note>();
-      expect(note.engine).toEqual({ name: 'openai', version: 'clinical-7b' });
-      expect(note.fallback).toBeNull();
-      expect(note.sections.find((section) => section.key === 'assessment')?.text).toBe('Acute bronchitis.');
-      expect(provider.requests).toHaveLength(1);
-      expect(provider.requests[0]?.authorization).toBe('Bearer provider-key');
-      expect(h.logs.text).not.toContain('provider-key');
-      expect(h.logs.text).not.toContain('bronchitis');
-    } finally {
-      await h.close();
-      await provider.close();
-    }
+    cleanups.push(
+      () => h.close(),
+      () => provider.close(),
+    );
+    const response = await h.request({
+      method: 'POST',
+      url: '/api/v1/notes',
+      key: h.project.testKey,
+      payload: { template_id: 'soap', conversation_text: VISIT },
+    });
+    expect(response.statusCode).toBe(201);
+    return { h, provider, note: response.json<Note>() };
+  }
+
+  it('writes the note with the provider and reports the engine', async () => {
+    const { h, provider, note } = await serviceWithProvider(200, 'provider-key');
+    expect(note.engine).toEqual({ name: 'openai', version: 'clinical-7b' });
+    expect(note.fallback).toBeNull();
+    expect(note.sections.find((section) => section.key === 'assessment')?.text).toBe('Acute bronchitis.');
+    expect(provider.requests).toHaveLength(1);
+    expect(provider.requests[0]?.authorization).toBe('Bearer provider-key');
+    expect(h.logs.text).not.toContain('provider-key');
+    expect(h.logs.text).not.toContain('bronchitis');
   });
 
   it('falls back to the extractive engine when the provider fails, and says so', async () => {
-    const provider = await fakeProvider({ status: 503 });
-    const h = await createHarness({
-      config: {
-        notes: {
-          engine: 'openai',
-          openai: { baseUrl: provider.baseUrl, apiKey: null, model: 'clinical-7b', timeoutMs: 5000 },
-          retentionDays: 30,
-        },
-      },
-    });
-    try {
-      const response = await h.request({
-        method: 'POST',
-        url: '/api/v1/notes',
-        key: h.project.testKey,
-        payload: { template_id: 'soap', conversation_text: VISIT },
-      });
-      expect(response.statusCode).toBe(201);
-      const note = response.json<Note>();
-      expect(note.engine.name).toBe('extractive');
-      expect(note.fallback).toEqual({ engine: { name: 'openai', version: 'clinical-7b' }, reason: 'provider_error' });
-      expect(provider.requests[0]?.authorization).toBeUndefined();
-      const stored = await h.request({ method: 'GET', url: `/api/v1/notes/${note.id}`, key: h.project.testKey });
-      expect(stored.json<Note>().fallback).toEqual(note.fallback);
-    } finally {
-      await h.close();
-      await provider.close();
-    }
+    const { h, provider, note } = await serviceWithProvider(503, null);
+    expect(note.engine.name).toBe('extractive');
+    expect(note.fallback).toEqual({ engine: { name: 'openai', version: 'clinical-7b' }, reason: 'provider_error' });
+    expect(provider.requests[0]?.authorization).toBeUndefined();
+    const stored = await h.request({ method: 'GET', url: `/api/v1/notes/${note.id}`, key: h.project.testKey });
+    expect(stored.json<Note>().fallback).toEqual(note.fallback);
   });
 });

@@ -4,12 +4,13 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../errors.js';
 import type { NoteService } from '../../notes/note-service.js';
 import { principalOf } from '../api-key-guard.js';
+import { bodyOf } from '../json-body.js';
 import { fastifyPath } from '../paths.js';
 
 export function notesRoutes(app: FastifyInstance, notes: NoteService): void {
   const create = endpoint('createNote');
   app.post(fastifyPath(create), async (request, reply) => {
-    const parsed = validate(createNoteRequestSchema, request.body === undefined ? {} : request.body);
+    const parsed = validate(createNoteRequestSchema, bodyOf(request));
     if (!parsed.ok) throw AppError.invalidBody(parsed.details);
     // A caller that hangs up should not keep an LLM busy writing a note nobody will read.
     const abandoned = new AbortController();

@@ -4,12 +4,13 @@ import type { FastifyInstance } from 'fastify';
 import type { RealtimeTokenService } from '../../auth/realtime-tokens.js';
 import { AppError } from '../../errors.js';
 import { principalOf } from '../api-key-guard.js';
+import { bodyOf } from '../json-body.js';
 import { fastifyPath } from '../paths.js';
 
 export function realtimeTokenRoutes(app: FastifyInstance, service: RealtimeTokenService): void {
   const spec = endpoint('createRealtimeToken');
   app.post(fastifyPath(spec), async (request, reply) => {
-    const parsed = validate(createRealtimeTokenRequestSchema, request.body === undefined ? {} : request.body);
+    const parsed = validate(createRealtimeTokenRequestSchema, bodyOf(request));
     if (!parsed.ok) throw AppError.invalidBody(parsed.details);
     const principal = principalOf(request);
     const token = await service.mint({

@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { credentialFromAuthorization } from '../../auth/authenticator.js';
 import { AppError } from '../../errors.js';
 import type { WidgetPrincipal, WidgetSessionService } from '../../widget/widget-sessions.js';
+import { bodyOf } from '../json-body.js';
 import { fastifyPath } from '../paths.js';
 
 declare module 'fastify' {
@@ -22,8 +23,6 @@ function widgetOf(request: FastifyRequest): WidgetPrincipal {
   if (request.widget === null) throw new Error('route is not behind the widget token guard');
   return request.widget;
 }
-
-const bodyOf = (request: FastifyRequest): unknown => (request.body === undefined ? {} : request.body);
 
 /** The API the iframe calls with its widget token as `Authorization: Bearer <JWT>`. */
 export function widgetSessionRoutes(app: FastifyInstance, sessions: WidgetSessionService): void {

@@ -6,7 +6,9 @@ import type { RateLimiter } from '../../ratelimit/rate-limiter.js';
 import type { PartnerRow } from '../../store/partners.js';
 import type { PartnerService } from '../../widget/partners.js';
 import type { WidgetTokenService } from '../../widget/widget-tokens.js';
+import { bodyOf } from '../json-body.js';
 import { fastifyPath } from '../paths.js';
+import { enforceRateLimit } from '../rate-limit.js';
 
 export interface WidgetTokenRouteOptions {
   partners: PartnerService;
@@ -25,22 +27,13 @@ export function widgetTokenRoute(app: FastifyInstance, options: WidgetTokenRoute
   const partnerOf = new WeakMap<FastifyRequest, PartnerRow>();
   const onRequest = async (request: FastifyRequest, reply: FastifyReply) => {
     const decision = await options.rateLimiter.hit(`widget-token:${request.ip}`, options.limitPerMinute, 60_000);
-    reply.headers({
-      'ratelimit-limit': String(decision.limit),
-      'ratelimit-remaining': String(decision.remaining),
-      'ratelimit-reset': String(decision.resetSeconds),
-    });
-    if (!decision.allowed) {
-      throw new AppError('rate_limited', `At most ${decision.limit} token requests per minute from one address.`, {
-        headers: { 'retry-after': String(decision.retryAfterSeconds) },
-      });
-    }
+    enforceRateLimit(reply, decision, `At most ${decision.limit} token requests per minute from one address.`);
     partnerOf.set(request, await options.partners.authenticate(request.headers['x-partner-key'] as string | undefined));
   };
   app.post(fastifyPath(endpoint('createWidgetToken')), { onRequest }, async (request, reply) => {
     const partner = partnerOf.get(request);
     if (partner === undefined) throw new Error('the partner key was not checked on request');
-    const parsed = validate(widgetTokenRequestSchema, request.body === undefined ? {} : request.body);
+    const parsed = validate(widgetTokenRequestSchema, bodyOf(request));
     if (!parsed.ok) throw AppError.invalidBody(parsed.details);
     const minted = await options.tokens.mint(partner, parsed.value);
     const body: WidgetTokenResponse = { success: true, data: minted };
