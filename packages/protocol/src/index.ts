@@ -11,3 +11,4 @@ export * from './rest/realtime-tokens.js';
 export * from './rest/templates.js';
 export * from './rest/widget-api.js';
 export * from './widget/index.js';
+export * from './realtime/index.js';

@@ -1,0 +1,165 @@
+import { z } from 'zod';
+
+/**
+ * The realtime transcription WebSocket's messages. Audio travels in binary frames; everything
+ * else is a JSON text frame with a `type`. The first client message is always `start`: audio
+ * never travels without its format.
+ */
+
+/** Subprotocol the server selects; browsers send it with their credential as `auth.<credential>`. */
+export const REALTIME_SUBPROTOCOL = 'chartwright.realtime.v1';
+/** Prefix of the subprotocol entry that carries a credential (browsers cannot set headers). */
+export const REALTIME_AUTH_SUBPROTOCOL_PREFIX = 'auth.';
+
+export const AUDIO_ENCODINGS = ['pcm_s16le', 'pcm_f32le'] as const;
+export type AudioEncoding = (typeof AUDIO_ENCODINGS)[number];
+
+export const REALTIME_LIMITS = Object.freeze({
+  minSampleRate: 8000,
+  maxSampleRate: 48_000,
+  maxVocabularyTerms: 100,
+  maxVocabularyTermLength: 50,
+} as const);
+
+// A BCP 47 tag as written in practice: a 2–3 letter language, then optional script/region/variants.
+const BCP47 = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
+
+export const audioFormatSchema = z.strictObject({
+  encoding: z.enum(AUDIO_ENCODINGS).describe('16-bit signed or 32-bit float PCM, little-endian, interleaved.'),
+  sampleRate: z
+    .int()
+    .min(REALTIME_LIMITS.minSampleRate)
+    .max(REALTIME_LIMITS.maxSampleRate)
+    .describe('Hz; resampled by the server as its recognizer needs.'),
+  channels: z
+    .union([z.literal(1), z.literal(2)])
+    .default(1)
+    .describe('2 = one speaker per channel (e.g. clinician left, patient right).'),
+});
+export type AudioFormat = z.output<typeof audioFormatSchema>;
+
+export const resumeRequestSchema = z.strictObject({
+  sessionId: z.string().min(1),
+  resumeToken: z.string().min(1),
+  /** The last audio position (ms) the client saw acknowledged; audio after it is sent again. */
+  lastAckedAudioMs: z.int().min(0),
+  /** Finals up to this id were received; the server replays every later one. */
+  lastSegmentId: z.string().min(1).optional(),
+});
+export type ResumeRequest = z.output<typeof resumeRequestSchema>;
+
+export const startMessageSchema = z.strictObject({
+  type: z.literal('start'),
+  audio: audioFormatSchema,
+  language: z.string().regex(BCP47, { error: 'must be a BCP 47 language tag such as en-US' }).default('en-US'),
+  interimResults: z.boolean().default(true),
+  vocabulary: z
+    .array(z.string().trim().min(1).max(REALTIME_LIMITS.maxVocabularyTermLength))
+    .max(REALTIME_LIMITS.maxVocabularyTerms)
+    .optional()
+    .describe('Words to favour (drug names, the patient’s name as spoken…).'),
+  resume: resumeRequestSchema.optional().describe('Continue an interrupted session instead of opening a new one.'),
+});
+export type StartMessage = z.output<typeof startMessageSchema>;
+
+const control = <T extends string>(type: T) => z.strictObject({ type: z.literal(type) });
+
+export const finalizeMessageSchema = control('finalize');
+export const pauseMessageSchema = control('pause');
+export const resumeMessageSchema = control('resume');
+export const keepaliveMessageSchema = control('keepalive');
+export const stopMessageSchema = control('stop');
+
+export const realtimeClientMessageSchema = z.discriminatedUnion('type', [
+  startMessageSchema,
+  finalizeMessageSchema,
+  pauseMessageSchema,
+  resumeMessageSchema,
+  keepaliveMessageSchema,
+  stopMessageSchema,
+]);
+export type RealtimeClientMessage = z.output<typeof realtimeClientMessageSchema>;
+export type RealtimeClientMessageInput = z.input<typeof realtimeClientMessageSchema>;
+
+export const transcriptWordSchema = z.object({
+  word: z.string(),
+  startMs: z.number(),
+  endMs: z.number(),
+  confidence: z.number().min(0).max(1),
+});
+
+export const transcriptSegmentSchema = z.object({
+  /** Stable and sortable: safe to de-duplicate and order by. */
+  id: z.string(),
+  text: z.string(),
+  startMs: z.number().describe('From the first audio sample of the session.'),
+  endMs: z.number(),
+  channel: z.int().min(0).describe('0, or 0/1 for two-channel audio.'),
+  speaker: z.enum(['clinician', 'patient', 'unknown']),
+  words: z.array(transcriptWordSchema).optional(),
+});
+export type TranscriptSegment = z.infer<typeof transcriptSegmentSchema>;
+
+export const startedEventSchema = z.object({
+  type: z.literal('started'),
+  sessionId: z.string(),
+  resumeToken: z.string().describe('Present it with the sessionId to continue after a disconnect.'),
+  resumed: z.boolean(),
+  credentialExpiresAt: z.string().nullable().describe('When the credential that opened the socket stops working.'),
+  audio: audioFormatSchema,
+  limits: z.object({
+    maxSessionSeconds: z.int(),
+    idleTimeoutSeconds: z.int(),
+    keepaliveIntervalSeconds: z.int(),
+    maxFrameBytes: z.int(),
+  }),
+});
+
+export const partialEventSchema = z.object({
+  type: z.literal('partial'),
+  text: z.string(),
+  startMs: z.number(),
+  channel: z.int().min(0),
+});
+
+export const finalEventSchema = z.object({ type: z.literal('final'), segment: transcriptSegmentSchema });
+
+export const ackEventSchema = z.object({
+  type: z.literal('ack'),
+  /** Audio received and safely handed to the recognizer, in ms of the stream: the client may drop it. */
+  audioMs: z.number(),
+});
+
+export const warningEventSchema = z.object({
+  type: z.literal('warning'),
+  code: z.enum(['credential_expiring', 'session_limit_approaching']),
+  message: z.string(),
+  remainingMs: z.number(),
+});
+
+export const errorEventSchema = z.object({
+  type: z.literal('error'),
+  code: z.string(),
+  message: z.string(),
+  /** True when the server closes the socket after this error. */
+  fatal: z.boolean(),
+});
+
+export const endedEventSchema = z.object({
+  type: z.literal('ended'),
+  sessionId: z.string(),
+  reason: z.enum(['stopped', 'idle_timeout', 'session_limit', 'credential_expired', 'server_shutdown', 'error']),
+  audioMs: z.number(),
+  segments: z.int(),
+});
+
+export const realtimeServerEventSchema = z.discriminatedUnion('type', [
+  startedEventSchema,
+  partialEventSchema,
+  finalEventSchema,
+  ackEventSchema,
+  warningEventSchema,
+  errorEventSchema,
+  endedEventSchema,
+]);
+export type RealtimeServerEvent = z.infer<typeof realtimeServerEventSchema>;
