@@ -85,7 +85,7 @@ describe('parseRealtimeClientMessage', () => {
         fc.oneof(
           fc.string(),
           fc.json(),
-          fc.anything().map((value) => JSON.stringify(value) ?? ''),
+          fc.anything().map((value) => String(JSON.stringify(value))),
         ),
         (frame) => {
           const parsed = parseRealtimeClientMessage(frame);
