@@ -85,7 +85,10 @@ describe('parseRealtimeClientMessage', () => {
         fc.oneof(
           fc.string(),
           fc.json(),
-          fc.anything().map((value) => String(JSON.stringify(value))),
+          fc
+            .anything()
+            .map((value) => JSON.stringify(value) as string | undefined)
+            .filter((frame) => frame !== undefined),
         ),
         (frame) => {
           const parsed = parseRealtimeClientMessage(frame);
