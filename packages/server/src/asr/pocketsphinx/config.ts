@@ -1,0 +1,90 @@
+/**
+ * Where PocketSphinx lives on a Debian system, how it is tuned for streaming, and how to tell
+ * whether it can run here. Checking status loads nothing into the service process: it looks for
+ * files only, and the first worker to start confirms the library really loads.
+ */
+import { existsSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+
+import type { RecognizerStatus } from '../recognizer.js';
+
+export const INSTALL_COMMAND = 'apt-get install -y libpocketsphinx3 pocketsphinx-en-us';
+
+export interface PocketSphinxOptions {
+  /** A soname (resolved by the dynamic loader) or an absolute path. */
+  libraryPath: string;
+  /** Holds `en-us/` (acoustic model), `en-us.lm.bin` and `cmudict-en-us.dict`. */
+  modelDirectory: string;
+  /** Worker processes; one per core by default. */
+  workers: number;
+  /** Audio written but not yet decoded before a stream is failed as overloaded. */
+  maxPendingMs: number;
+  /** Interval, in audio time, between partial hypotheses. */
+  partialIntervalMs: number;
+  /** Longest utterance before it is cut: ending a long utterance costs more, and finals come late. */
+  maxUtteranceMs: number;
+  /** Extra decoder arguments (e.g. `-vad_postspeech 40`). */
+  extraArgs: readonly string[];
+}
+
+export const DEFAULT_OPTIONS: PocketSphinxOptions = {
+  libraryPath: 'libpocketsphinx.so.3',
+  modelDirectory: '/usr/share/pocketsphinx/model/en-us',
+  workers: Math.max(1, cpus().length),
+  maxPendingMs: 10_000,
+  partialIntervalMs: 250,
+  maxUtteranceMs: 18_000,
+  extraArgs: [],
+};
+
+export function modelFiles(modelDirectory: string): { hmm: string; lm: string; dict: string } {
+  return {
+    hmm: join(modelDirectory, 'en-us'),
+    lm: join(modelDirectory, 'en-us.lm.bin'),
+    dict: join(modelDirectory, 'cmudict-en-us.dict'),
+  };
+}
+
+/** Decoder arguments: single pass only, so ending an utterance costs milliseconds, not seconds. */
+export function decoderArgs(options: PocketSphinxOptions): string[] {
+  const files = modelFiles(options.modelDirectory);
+  return [
+    ...['-hmm', files.hmm, '-lm', files.lm, '-dict', files.dict],
+    ...['-fwdflat', 'no', '-bestpath', 'no'],
+    // The library logs to stderr by default, and its log would include hypotheses (transcripts).
+    ...['-logfn', '/dev/null'],
+    ...options.extraArgs,
+  ];
+}
+
+const LIBRARY_DIRECTORIES = [
+  '/usr/lib/x86_64-linux-gnu',
+  '/usr/lib/aarch64-linux-gnu',
+  '/usr/lib/arm-linux-gnueabihf',
+  '/usr/lib/i386-linux-gnu',
+  '/usr/lib64',
+  '/usr/lib',
+  '/usr/local/lib',
+];
+
+function libraryPresent(libraryPath: string): boolean {
+  if (libraryPath.includes('/')) return existsSync(libraryPath);
+  const extra = (process.env['LD_LIBRARY_PATH'] ?? '').split(':').filter((d) => d !== '');
+  return [...extra, ...LIBRARY_DIRECTORIES].some((directory) => existsSync(join(directory, libraryPath)));
+}
+
+export function checkInstallation(
+  options: Pick<PocketSphinxOptions, 'libraryPath' | 'modelDirectory'>,
+): RecognizerStatus {
+  if (!libraryPresent(options.libraryPath)) {
+    return unavailable(`the PocketSphinx library (${options.libraryPath}) is not installed`);
+  }
+  const missing = Object.values(modelFiles(options.modelDirectory)).filter((file) => !existsSync(file));
+  if (missing.length > 0) return unavailable(`the PocketSphinx model is missing (${missing.join(', ')})`);
+  return { available: true };
+}
+
+export function unavailable(reason: string): RecognizerStatus {
+  return { available: false, reason, installCommand: INSTALL_COMMAND };
+}

@@ -1,0 +1,36 @@
+/**
+ * The IPC between the pool (service process) and a decoder worker. Sent with the `advanced`
+ * serialization, so audio travels as an Int16Array without JSON or base64.
+ */
+import type { FinalEvent, RecognizerErrorCode } from '../recognizer.js';
+
+export type ToWorker =
+  | { type: 'open'; id: number }
+  | { type: 'audio'; id: number; pcm: Int16Array }
+  | { type: 'finalize'; id: number }
+  /** End normally: flush the last utterance, then `ended`. */
+  | { type: 'end'; id: number }
+  /** Drop the stream without a last final (overload or caller gone). */
+  | { type: 'abort'; id: number };
+
+export type FromWorker =
+  | { type: 'ready' }
+  /** The worker cannot decode at all (library or model missing); it exits after sending this. */
+  | { type: 'unavailable'; reason: string }
+  | { type: 'opened'; id: number }
+  | { type: 'partial'; id: number; text: string }
+  | ({ type: 'final'; id: number } & FinalEvent)
+  /** Samples decoded so far, so the parent can bound what is still queued. */
+  | { type: 'decoded'; id: number; samples: number }
+  | { type: 'ended'; id: number }
+  | { type: 'failed'; id: number; code: RecognizerErrorCode; message: string };
+
+export interface WorkerSettings {
+  libraryPath: string;
+  decoderArgs: readonly string[];
+  partialIntervalSamples: number;
+  maxUtteranceSamples: number;
+}
+
+/** Settings reach the worker in an environment variable, before any message can. */
+export const SETTINGS_ENV = 'CHARTWRIGHT_ASR_WORKER';

@@ -1,0 +1,130 @@
+/**
+ * The PocketSphinx 5prealpha C API through koffi. Only worker processes import this module: a
+ * native fault in the library kills the process that called it, and that must never be the
+ * service's event loop.
+ */
+import koffi from 'koffi';
+
+/** An opaque C pointer; only ever handed back to the library. */
+type Pointer = unknown;
+
+// Signatures as in pocketsphinx.h / cmd_ln.h / logmath.h of 5prealpha (Debian's libpocketsphinx3).
+// The sphinxbase symbols resolve through the pocketsphinx handle, which pulls libsphinxbase in.
+const SIGNATURES = {
+  ps_args: 'void *ps_args()',
+  cmd_ln_parse_r: 'void *cmd_ln_parse_r(void *inout, void *defn, int argc, const char **argv, int strict)',
+  cmd_ln_free_r: 'int cmd_ln_free_r(void *config)',
+  ps_init: 'void *ps_init(void *config)',
+  ps_free: 'int ps_free(void *ps)',
+  ps_start_utt: 'int ps_start_utt(void *ps)',
+  ps_end_utt: 'int ps_end_utt(void *ps)',
+  ps_process_raw: 'int ps_process_raw(void *ps, const int16_t *data, size_t n, int no_search, int full_utt)',
+  ps_get_in_speech: 'uint8_t ps_get_in_speech(void *ps)',
+  ps_get_hyp: 'const char *ps_get_hyp(void *ps, _Out_ int32_t *score)',
+  ps_seg_iter: 'void *ps_seg_iter(void *ps)',
+  ps_seg_next: 'void *ps_seg_next(void *seg)',
+  ps_seg_word: 'const char *ps_seg_word(void *seg)',
+  ps_seg_frames: 'void ps_seg_frames(void *seg, _Out_ int *sf, _Out_ int *ef)',
+  ps_seg_prob: 'int32_t ps_seg_prob(void *seg, _Out_ int32_t *ascr, _Out_ int32_t *lscr, _Out_ int32_t *lback)',
+  ps_get_logmath: 'void *ps_get_logmath(void *ps)',
+  logmath_exp: 'double logmath_exp(void *lmath, int logb)',
+} as const;
+
+type NativeFunction = (...args: unknown[]) => unknown;
+type NativeTable = Record<keyof typeof SIGNATURES, NativeFunction>;
+
+export interface Segment {
+  word: string;
+  /** Frames at 100 per second, counted from the decoder's first sample. */
+  startFrame: number;
+  endFrame: number;
+  /** Log posterior in the decoder's logmath base; 0 when no posterior was computed. */
+  logProbability: number;
+}
+
+/** One decoder: single-threaded by construction (one worker process, one JS thread). */
+export class Decoder {
+  private freed = false;
+
+  constructor(
+    private readonly fn: NativeTable,
+    private readonly ps: Pointer,
+  ) {}
+
+  startUtterance(): void {
+    this.check(this.fn.ps_start_utt(this.ps), 'ps_start_utt');
+  }
+
+  endUtterance(): void {
+    this.check(this.fn.ps_end_utt(this.ps), 'ps_end_utt');
+  }
+
+  process(pcm: Int16Array): void {
+    this.check(this.fn.ps_process_raw(this.ps, pcm, pcm.length, 0, 0), 'ps_process_raw');
+  }
+
+  inSpeech(): boolean {
+    return this.fn.ps_get_in_speech(this.ps) !== 0;
+  }
+
+  hypothesis(): string {
+    const hyp = this.fn.ps_get_hyp(this.ps, [0]);
+    return typeof hyp === 'string' ? hyp : '';
+  }
+
+  segments(): Segment[] {
+    const out: Segment[] = [];
+    // ps_seg_next frees the iterator when it returns NULL, so a full walk leaks nothing.
+    for (let seg = this.fn.ps_seg_iter(this.ps); seg !== null; seg = this.fn.ps_seg_next(seg)) {
+      const start = [0];
+      const end = [0];
+      this.fn.ps_seg_frames(seg, start, end);
+      out.push({
+        word: String(this.fn.ps_seg_word(seg)),
+        startFrame: start[0] ?? 0,
+        endFrame: end[0] ?? 0,
+        logProbability: Number(this.fn.ps_seg_prob(seg, [0], [0], [0])),
+      });
+    }
+    return out;
+  }
+
+  /** A posterior in the decoder's log base as a 0–1 probability. */
+  probability(logProbability: number): number {
+    return Number(this.fn.logmath_exp(this.fn.ps_get_logmath(this.ps), logProbability));
+  }
+
+  free(): void {
+    if (this.freed) return;
+    this.freed = true;
+    this.fn.ps_free(this.ps);
+  }
+
+  private check(result: unknown, call: string): void {
+    if (typeof result === 'number' && result < 0) throw new Error(`${call} failed (${result})`);
+  }
+}
+
+export interface PocketSphinxLibrary {
+  /** A fresh decoder (fresh cepstral normalisation) from command-line style arguments. */
+  createDecoder(args: readonly string[]): Decoder;
+}
+
+/** dlopen()s the library and binds the API; throws if the library or a symbol is missing. */
+export function loadPocketSphinx(libraryPath: string): PocketSphinxLibrary {
+  const lib = koffi.load(libraryPath);
+  const fn = Object.fromEntries(
+    Object.entries(SIGNATURES).map(([name, signature]) => [name, lib.func(signature) as NativeFunction]),
+  ) as NativeTable;
+  return {
+    createDecoder(args) {
+      const config = fn.cmd_ln_parse_r(null, fn.ps_args(), args.length, args, 1);
+      if (config === null) throw new Error('PocketSphinx rejected its configuration');
+      // ps_init retains the configuration; our reference is released either way.
+      const ps = fn.ps_init(config);
+      fn.cmd_ln_free_r(config);
+      if (ps === null) throw new Error('PocketSphinx could not load its model');
+      return new Decoder(fn, ps);
+    },
+  };
+}

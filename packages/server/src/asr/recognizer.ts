@@ -1,0 +1,82 @@
+/**
+ * The engine-neutral recognizer layer the realtime WebSocket sits on. An engine turns 16 kHz mono
+ * 16-bit PCM into utterance-level `final` segments (and interim `partial`s); everything above this
+ * interface — framing, auth, storage, resampling of other client formats — is engine-agnostic.
+ */
+
+/** Why an engine cannot run here, and the exact command that fixes it. */
+export type RecognizerStatus = { available: true } | { available: false; reason: string; installCommand: string };
+
+export interface RecognizerStreamOptions {
+  /** Engines take one rate; callers resample (see resample.ts) before writing. */
+  sampleRate: 16000;
+  /** Hints only: engines that cannot add words at run time (PocketSphinx) ignore them. */
+  vocabulary?: readonly string[];
+}
+
+export interface RecognizedWord {
+  word: string;
+  startMs: number;
+  endMs: number;
+  /** 0–1; absent when the engine computes no word posteriors (PocketSphinx with the second pass off). */
+  confidence?: number;
+}
+
+export interface PartialEvent {
+  text: string;
+}
+
+export interface FinalEvent {
+  text: string;
+  /** Relative to the stream's first sample. */
+  startMs: number;
+  endMs: number;
+  words?: RecognizedWord[];
+}
+
+/** Stable codes a caller may branch on. */
+export type RecognizerErrorCode =
+  'recognizer_overloaded' | 'recognizer_crashed' | 'recognizer_unavailable' | 'recognizer_failed';
+
+export interface RecognizerErrorEvent {
+  code: RecognizerErrorCode;
+  message: string;
+}
+
+export interface RecognizerEvents {
+  partial: PartialEvent;
+  final: FinalEvent;
+  error: RecognizerErrorEvent;
+}
+
+export type RecognizerEventName = keyof RecognizerEvents;
+
+export interface RecognizerStream {
+  /** 16 kHz mono 16-bit little-endian PCM. Ignored after an `error` or `end()`. */
+  write(pcm: Int16Array): void;
+  /** End the current utterance now (its `final` follows, if it had any words). */
+  finalize(): void;
+  /** Flush, emit the last `final`, release the decoder. Resolves once the last event is emitted. */
+  end(): Promise<void>;
+  on<E extends RecognizerEventName>(event: E, listener: (payload: RecognizerEvents[E]) => void): this;
+  off<E extends RecognizerEventName>(event: E, listener: (payload: RecognizerEvents[E]) => void): this;
+}
+
+export interface Recognizer {
+  readonly name: string;
+  status(): Promise<RecognizerStatus>;
+  openStream(options: RecognizerStreamOptions): Promise<RecognizerStream>;
+  /** Ends every open stream's worker and releases the engine. */
+  close(): Promise<void>;
+}
+
+/** A failure with a stable code, thrown by `openStream` (e.g. when the engine is unavailable). */
+export class RecognizerError extends Error {
+  constructor(
+    readonly code: RecognizerErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'RecognizerError';
+  }
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+
+import { parseWav } from './wav.js';
+
+function wav(channels: number, rate: number, samples: number[], bits = 16): Uint8Array {
+  const data = Buffer.alloc(samples.length * 2);
+  samples.forEach((s, i) => data.writeInt16LE(s, i * 2));
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0);
+  header.writeUInt32LE(36 + data.length, 4);
+  header.write('WAVE', 8);
+  header.write('fmt ', 12);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(channels, 22);
+  header.writeUInt32LE(rate, 24);
+  header.writeUInt32LE(rate * channels * 2, 28);
+  header.writeUInt16LE(channels * 2, 32);
+  header.writeUInt16LE(bits, 34);
+  header.write('data', 36);
+  header.writeUInt32LE(data.length, 40);
+  return Buffer.concat([header, data]);
+}
+
+describe('parseWav', () => {
+  it('reads mono 16-bit PCM', () => {
+    const audio = parseWav(wav(1, 8000, [1, -2, 300]));
+    expect(audio.sampleRate).toBe(8000);
+    expect(Array.from(audio.samples)).toEqual([1, -2, 300]);
+  });
+
+  it('averages stereo to mono', () => {
+    expect(Array.from(parseWav(wav(2, 16000, [100, 200, -10, -20])).samples)).toEqual([150, -15]);
+  });
+
+  it('refuses what it cannot read', () => {
+    expect(() => parseWav(new Uint8Array(4))).toThrow(/RIFF/);
+    expect(() => parseWav(wav(1, 8000, [1], 8))).toThrow(/16-bit/);
+  });
+});
