@@ -1,5 +1,6 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 
+import type { Recognizer } from './asr/recognizer.js';
 import { Authenticator } from './auth/authenticator.js';
 import { RealtimeTokenService } from './auth/realtime-tokens.js';
 import type { Clock } from './clock.js';
@@ -19,6 +20,8 @@ import { widgetPageRoute } from './http/widget/widget-page.js';
 import { widgetSessionRoutes } from './http/widget/widget-session-routes.js';
 import { widgetTokenRoute } from './http/widget/widget-token-route.js';
 import { RateLimiter, type RateLimitStore } from './ratelimit/rate-limiter.js';
+import { registerRealtimeRoute } from './realtime/route.js';
+import { RealtimeService } from './realtime/service.js';
 import type { Database } from './store/database.js';
 import { createRepositories } from './store/repositories.js';
 import { noteProducer } from './notes/engines/select.js';
@@ -37,6 +40,18 @@ export interface AppDependencies {
   rateLimitStore: RateLimitStore;
   /** Extra readiness checks beside the database (e.g. Redis). */
   readinessChecks?: Readonly<Record<string, ReadinessCheck>>;
+  /**
+   * The speech recognizer behind the realtime WebSocket. Absent (or unavailable), the service still
+   * runs and realtime sessions are refused with `recognizer_unavailable` and the install command.
+   */
+  recognizer?: Recognizer;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The realtime WebSocket's sessions on this instance. */
+    realtime: RealtimeService;
+  }
 }
 
 const DAY_MS = 86_400_000;
@@ -103,6 +118,15 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     realtimeTokenRoutes(v1, realtimeTokens);
     done();
   });
+
+  const realtime = new RealtimeService({
+    recognizer: deps.recognizer,
+    clock: deps.clock,
+    config: config.realtime,
+    logger: deps.logger,
+  });
+  app.decorate('realtime', realtime);
+  await registerRealtimeRoute(app, { authenticator, service: realtime, maxFrameBytes: config.realtime.maxFrameBytes });
 
   widgetTokenRoute(app, {
     partners,

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 
 import { buildApp } from './app.js';
+import { PocketSphinxRecognizer } from './asr/index.js';
 import { systemClock } from './clock.js';
 import { loadConfig, type Config } from './config/config.js';
 import { demoBanner, seedDemoProject } from './demo.js';
@@ -22,7 +23,23 @@ export async function createServer(env: Readonly<Record<string, string | undefin
   const config = loadConfig(env);
   const logger = createLogger(config.logLevel);
   const runtime = await openRuntime(config, logger);
+  const recognizer = new PocketSphinxRecognizer(
+    config.realtime.recognizerWorkers > 0 ? { workers: config.realtime.recognizerWorkers } : {},
+  );
+  // An unavailable recognizer never stops the service: realtime sessions say how to install it.
+  const recognizerStatus = await recognizer.status();
+  if (recognizerStatus.available) {
+    recognizer.warmUp().catch((error: unknown) => {
+      logger.warn({ err: error }, 'speech recognizer failed to start');
+    });
+  } else {
+    logger.warn(
+      { reason: recognizerStatus.reason, install: recognizerStatus.installCommand },
+      'speech recognizer unavailable; realtime sessions will be refused',
+    );
+  }
   const app = await buildApp(config, {
+    recognizer,
     database: runtime.database,
     clock: systemClock,
     logger,
@@ -42,7 +59,15 @@ export async function createServer(env: Readonly<Record<string, string | undefin
 
   let stopping: Promise<number> | null = null;
   const stop = () => {
-    stopping ??= shutDown({ app, closeResources: () => runtime.close(), logger, timeoutMs: config.shutdownTimeoutMs });
+    stopping ??= shutDown({
+      app,
+      closeResources: async () => {
+        await recognizer.close();
+        await runtime.close();
+      },
+      logger,
+      timeoutMs: config.shutdownTimeoutMs,
+    });
     return stopping;
   };
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -85,7 +85,8 @@ export const transcriptWordSchema = z.object({
   word: z.string(),
   startMs: z.number(),
   endMs: z.number(),
-  confidence: z.number().min(0).max(1),
+  /** Absent when the engine computes no word posteriors (PocketSphinx with its second pass off). */
+  confidence: z.number().min(0).max(1).optional(),
 });
 
 export const transcriptSegmentSchema = z.object({

@@ -26,9 +26,10 @@ export interface EndpointSpec {
   readonly tag: 'Templates' | 'Notes' | 'Realtime' | 'Widget' | 'Operations';
   /**
    * `api_key`: Authorization: Bearer sk_…; `partner_key`: X-Partner-Key; `widget_token`:
-   * Authorization: Bearer <widget JWT>; `none`: public.
+   * Authorization: Bearer <widget JWT>; `realtime`: an sk_ key or a temporary svc_rt_ token, in
+   * Authorization: Bearer or as a `Sec-WebSocket-Protocol` entry `auth.<credential>`; `none`: public.
    */
-  readonly auth: 'api_key' | 'partner_key' | 'widget_token' | 'none';
+  readonly auth: 'api_key' | 'partner_key' | 'widget_token' | 'realtime' | 'none';
   readonly requestBody?: { readonly schema: z.ZodType; readonly required: boolean };
   readonly success: {
     readonly status: number;
@@ -51,6 +52,18 @@ export const AUTHENTICATED_ROUTE_ERRORS: readonly ErrorCode[] = [
   'realtime_token_expired',
   'temporary_token_not_allowed',
   'rate_limited',
+  'internal_error',
+];
+
+/** Errors the realtime WebSocket's upgrade may be refused with (before any socket is accepted). */
+export const REALTIME_ROUTE_ERRORS: readonly ErrorCode[] = [
+  'missing_authorization',
+  'malformed_authorization',
+  'invalid_api_key',
+  'api_key_revoked',
+  'api_key_expired',
+  'realtime_token_expired',
+  'partner_revoked',
   'internal_error',
 ];
 
@@ -123,6 +136,21 @@ export const REST_ENDPOINTS = [
     requestBody: { schema: createRealtimeTokenRequestSchema, required: false },
     success: { status: 201, description: 'The token, shown once.', schema: realtimeTokenSchema },
     errors: BODY_ERRORS,
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/realtime',
+    operationId: 'openRealtimeSession',
+    summary: 'Open the realtime transcription WebSocket (sk_ key or svc_rt_ token; see docs/realtime.md)',
+    tag: 'Realtime',
+    auth: 'realtime',
+    success: {
+      status: 101,
+      description:
+        'Switching Protocols: the socket carries the messages of `@chartwright/protocol` realtime (docs/realtime.md).',
+      schema: z.null(),
+    },
+    errors: ['bad_request'],
   },
   {
     method: 'POST',

@@ -4,6 +4,7 @@ import { ERROR_CODES, type ErrorCode } from '../errors.js';
 import {
   AUTHENTICATED_ROUTE_ERRORS,
   PARTNER_ROUTE_ERRORS,
+  REALTIME_ROUTE_ERRORS,
   REST_ENDPOINTS,
   WIDGET_TOKEN_ROUTE_ERRORS,
   type EndpointSpec,
@@ -29,6 +30,7 @@ const SHARED_ERRORS: Record<EndpointSpec['auth'], readonly ErrorCode[]> = {
   api_key: AUTHENTICATED_ROUTE_ERRORS,
   partner_key: PARTNER_ROUTE_ERRORS,
   widget_token: WIDGET_TOKEN_ROUTE_ERRORS,
+  realtime: REALTIME_ROUTE_ERRORS,
   none: [],
 };
 
@@ -36,6 +38,7 @@ const SECURITY: Record<EndpointSpec['auth'], JsonObject[]> = {
   api_key: [{ bearerAuth: [] }],
   partner_key: [{ partnerKey: [] }],
   widget_token: [{ widgetToken: [] }],
+  realtime: [{ bearerAuth: [] }, { realtimeSubprotocol: [] }],
   none: [],
 };
 
@@ -128,6 +131,13 @@ export function buildOpenApiDocument(info: OpenApiInfo): JsonObject {
           in: 'header',
           name: 'X-Partner-Key',
           description: '`<PARTNER_ID>.<PARTNER_SECRET>`, from the partner’s backend only.',
+        },
+        realtimeSubprotocol: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Sec-WebSocket-Protocol',
+          description:
+            'Browsers offer `chartwright.realtime.v1` and `auth.<credential>` (an sk_ key or a svc_rt_ token); the server selects `chartwright.realtime.v1`. Only on the realtime WebSocket.',
         },
         widgetToken: {
           type: 'http',

@@ -92,6 +92,11 @@ const envSchema = z
     NOTES_OPENAI_MODEL: z.string().trim().min(1).optional(),
     NOTES_OPENAI_TIMEOUT_MS: integer(1000, 600_000).default(60_000),
     NOTES_RETENTION_DAYS: integer(1, 3650).default(30),
+    REALTIME_MAX_SESSIONS: integer(1, 100_000).default(64),
+    REALTIME_MAX_SESSION_SECONDS: integer(10, 24 * 3600).default(4 * 3600),
+    REALTIME_IDLE_TIMEOUT_SECONDS: integer(5, 3600).default(30),
+    REALTIME_MAX_FRAME_BYTES: integer(1024, 16 * 1024 * 1024).default(256 * 1024),
+    REALTIME_RECOGNIZER_WORKERS: integer(0, 1024).default(0),
   })
   .superRefine((values, context) => {
     // The OpenAI-compatible engine cannot run without an address and a model; say so at start.
@@ -129,6 +134,19 @@ export interface Config {
   /** PEM of the Ed25519 key that signs widget tokens; null = generate one and keep it in the database. */
   readonly widgetJwtPrivateKey: string | null;
   readonly notes: NotesConfig;
+  readonly realtime: RealtimeConfig;
+}
+
+export interface RealtimeConfig {
+  /** Open realtime sockets this instance serves at once; more are answered `at_capacity`. */
+  readonly maxSessions: number;
+  readonly maxSessionSeconds: number;
+  /** A socket that sends no audio and no message for this long is closed (4000). */
+  readonly idleTimeoutSeconds: number;
+  /** Largest frame (binary or text) a session accepts. */
+  readonly maxFrameBytes: number;
+  /** Recognizer worker processes; 0 = one per CPU core. */
+  readonly recognizerWorkers: number;
 }
 
 export interface NotesConfig {
@@ -202,6 +220,13 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
             })
           : null,
       retentionDays: values.NOTES_RETENTION_DAYS,
+    }),
+    realtime: Object.freeze({
+      maxSessions: values.REALTIME_MAX_SESSIONS,
+      maxSessionSeconds: values.REALTIME_MAX_SESSION_SECONDS,
+      idleTimeoutSeconds: values.REALTIME_IDLE_TIMEOUT_SECONDS,
+      maxFrameBytes: values.REALTIME_MAX_FRAME_BYTES,
+      recognizerWorkers: values.REALTIME_RECOGNIZER_WORKERS,
     }),
   });
 }

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 
 import { buildApp } from '../app.js';
+import type { Recognizer } from '../asr/recognizer.js';
 import { ApiKeyService } from '../auth/api-keys.js';
 import { ManualClock } from '../clock.js';
 import { testConfig, type Config } from '../config/config.js';
@@ -67,6 +68,8 @@ export interface HarnessOptions {
   dialect?: Dialect;
   config?: Partial<Config>;
   rateLimitStore?: RateLimitStore;
+  /** The realtime WebSocket's recognizer; absent, sessions are refused as recognizer_unavailable. */
+  recognizer?: Recognizer;
   /** Adds test-only routes before the app is sealed, as any plugin would. */
   configure?: (app: FastifyInstance) => void;
 }
@@ -82,6 +85,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     clock,
     logger: createLogger(config.logLevel, logs),
     rateLimitStore: options.rateLimitStore ?? new MemoryRateLimitStore(),
+    ...(options.recognizer === undefined ? {} : { recognizer: options.recognizer }),
   });
   options.configure?.(app);
   await app.ready();
