@@ -10,6 +10,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Template } from '@chartwright/protocol';
 
 import type { Conversation } from '../../conversation.js';
+import { parseConversation } from '../../parse-conversation.js';
+import { extractiveGenerator } from '../extractive/index.js';
 import type { GeneratedNote, GenerationInput, NoteGenerator, NoteProducer } from '../../generator.js';
 import { findCuratedTemplate } from '../../templates.js';
 import { EngineFailure, createOpenAiGenerator, withFallback, type OpenAiGeneratorOptions } from './index.js';
@@ -112,34 +114,16 @@ class LogCapture extends Writable {
 
 // --- Synthetic visit -----------------------------------------------------------------------------
 
-const conversation: Conversation = {
-  turns: [
-    { index: 0, speaker: 'clinician', speakerLabel: 'doctor', text: 'Hi, what brings you in today?', sentences: [] },
-    {
-      index: 1,
-      speaker: 'patient',
-      speakerLabel: 'patient',
-      text: 'I have had a sore throat and a fever of 38.5 for three days.',
-      sentences: [],
-    },
-    { index: 2, speaker: 'clinician', speakerLabel: 'doctor', text: 'Any cough or trouble swallowing?', sentences: [] },
-    { index: 3, speaker: 'patient', speakerLabel: 'patient', text: 'No cough. Swallowing hurts a bit.', sentences: [] },
-    {
-      index: 4,
-      speaker: 'clinician',
-      speakerLabel: 'doctor',
-      text: 'Your tonsils are swollen with exudate. The rapid strep test is positive.',
-      sentences: [],
-    },
-    {
-      index: 5,
-      speaker: 'clinician',
-      speakerLabel: 'doctor',
-      text: 'This is strep throat. I will prescribe amoxicillin 500 mg twice a day for ten days.',
-      sentences: [],
-    },
-  ],
-};
+const conversation: Conversation = parseConversation(
+  [
+    '[doctor] Hi, what brings you in today?',
+    '[patient] I have had a sore throat and a fever of 38.5 for three days.',
+    '[doctor] Any cough or trouble swallowing?',
+    '[patient] No cough. Swallowing hurts a bit.',
+    '[doctor] Your tonsils are swollen with exudate. The rapid strep test is positive.',
+    '[doctor] This is strep throat. I will prescribe amoxicillin 500 mg twice a day for ten days.',
+  ].join('\n'),
+);
 
 const soap = findCuratedTemplate('soap')!;
 const input: GenerationInput = {
@@ -164,19 +148,13 @@ const goodReply = {
   },
 };
 
-/** A stand-in for the offline engine: one fixed sentence, citing turn 1. */
-const stubFallback: NoteGenerator & { calls: number } = {
-  engine: { name: 'stub', version: '0' },
+/** The real offline engine as the fallback, counting how often it is asked. */
+const offline: NoteGenerator & { calls: number } = {
+  engine: extractiveGenerator.engine,
   calls: 0,
-  generate(request: GenerationInput): Promise<GeneratedNote> {
+  generate(request: GenerationInput, options?: { signal?: AbortSignal }): Promise<GeneratedNote> {
     this.calls += 1;
-    return Promise.resolve({
-      sections: request.template.sections.map((section, index) => ({
-        key: section.key,
-        label: section.label,
-        sentences: index === 0 ? [{ text: 'Sore throat for three days.', evidence: { turns: [1], context: [] } }] : [],
-      })),
-    });
+    return extractiveGenerator.generate(request, options);
   },
 };
 
@@ -187,7 +165,7 @@ beforeAll(async () => {
 });
 afterEach(() => {
   fake.reset();
-  stubFallback.calls = 0;
+  offline.calls = 0;
 });
 afterAll(async () => {
   await fake.close();
@@ -293,13 +271,11 @@ describe('createOpenAiGenerator against an OpenAI-compatible server', () => {
     expect(fake.requests).toHaveLength(2);
 
     fake.script(completion('not json'), completion(null));
-    const outcome = await withFallback(engine(), stubFallback)(input);
-    expect(outcome.engine).toEqual({ name: 'stub', version: '0' });
+    const outcome = await withFallback(engine(), offline)(input);
+    expect(outcome.engine).toEqual(extractiveGenerator.engine);
     expect(outcome.fallback).toEqual({ engine: { name: 'openai', version: 'fake-model' }, reason: 'invalid_output' });
-    expect(outcome.note.sections[0]?.sentences).toEqual([
-      { text: 'Sore throat for three days.', evidence: { turns: [1], context: [] } },
-    ]);
-    expect(stubFallback.calls).toBe(1);
+    expect(outcome.note).toEqual(await extractiveGenerator.generate(input));
+    expect(offline.calls).toBe(1);
   });
 
   it('drops hallucinated turn numbers and statements with no evidence left', async () => {
@@ -335,15 +311,15 @@ describe('createOpenAiGenerator against an OpenAI-compatible server', () => {
     expect(fake.requests[1]?.body.messages[3]?.content).toContain('"diagnosis" is not a section of this template');
 
     fake.script(json(unknown), json(unknown));
-    const outcome = await withFallback(engine(), stubFallback)(input);
+    const outcome = await withFallback(engine(), offline)(input);
     expect(outcome.fallback?.reason).toBe('invalid_output');
   });
 
   it('falls back with provider_error on an HTTP error, without retrying', async () => {
     fake.script(status(500));
-    const outcome = await withFallback(engine(), stubFallback)(input);
+    const outcome = await withFallback(engine(), offline)(input);
     expect(outcome.fallback).toEqual({ engine: { name: 'openai', version: 'fake-model' }, reason: 'provider_error' });
-    expect(outcome.engine.name).toBe('stub');
+    expect(outcome.engine.name).toBe('extractive');
     expect(fake.requests).toHaveLength(1);
 
     fake.script(status(401));
@@ -363,14 +339,14 @@ describe('createOpenAiGenerator against an OpenAI-compatible server', () => {
     await closed.start();
     const baseUrl = closed.baseUrl;
     await closed.close();
-    const outcome = await withFallback(engine({ baseUrl }), stubFallback)(input);
+    const outcome = await withFallback(engine({ baseUrl }), offline)(input);
     expect(outcome.fallback?.reason).toBe('provider_error');
   });
 
   it('times out a server that never answers and falls back with provider_timeout', async () => {
     fake.script(hang);
     const started = performance.now();
-    const outcome = await withFallback(engine({ timeoutMs: 200 }), stubFallback)(input);
+    const outcome = await withFallback(engine({ timeoutMs: 200 }), offline)(input);
     const elapsed = performance.now() - started;
     expect(outcome.fallback).toEqual({ engine: { name: 'openai', version: 'fake-model' }, reason: 'provider_timeout' });
     expect(elapsed).toBeGreaterThanOrEqual(190);
@@ -391,11 +367,11 @@ describe('createOpenAiGenerator against an OpenAI-compatible server', () => {
     setTimeout(() => {
       controller.abort();
     }, 50);
-    const produce = withFallback(engine({ timeoutMs: 5000 }), stubFallback);
+    const produce = withFallback(engine({ timeoutMs: 5000 }), offline);
     await expect(produce(input, { signal: controller.signal })).rejects.toMatchObject({
       name: 'AbortError',
     });
-    expect(stubFallback.calls).toBe(0);
+    expect(offline.calls).toBe(0);
 
     await expect(engine().generate(input, { signal: AbortSignal.abort() })).rejects.toMatchObject({
       name: 'AbortError',
@@ -409,7 +385,7 @@ describe('createOpenAiGenerator against an OpenAI-compatible server', () => {
     const logger: FastifyBaseLogger = pino({ level: 'info' }, logs);
     fake.script(completion('not json'), json(goodReply), status(503));
     await engine({ logger, apiKey: 'sk-very-secret' }).generate(input);
-    await withFallback(engine({ logger, apiKey: 'sk-very-secret' }), stubFallback, { logger })(input);
+    await withFallback(engine({ logger, apiKey: 'sk-very-secret' }), offline, { logger })(input);
 
     expect(logs.text).toContain('"engine":"openai"');
     expect(logs.text).toContain('"attempts":2');
@@ -442,15 +418,15 @@ describe('withFallback', () => {
 
   it('is a NoteProducer reporting the primary engine and no fallback when the primary succeeds', async () => {
     fake.script(json(goodReply));
-    const produce: NoteProducer = withFallback(engine(), stubFallback);
+    const produce: NoteProducer = withFallback(engine(), offline);
     const outcome = await produce(input);
     expect(outcome.engine).toEqual({ name: 'openai', version: 'fake-model' });
     expect(outcome.fallback).toBeNull();
-    expect(stubFallback.calls).toBe(0);
+    expect(offline.calls).toBe(0);
   });
 
   it('falls back with provider_error on an unexpected error of the primary', async () => {
-    const outcome = await withFallback(failing(new TypeError('bug')), stubFallback)({ ...input, template });
+    const outcome = await withFallback(failing(new TypeError('bug')), offline)({ ...input, template });
     expect(outcome.fallback).toEqual({ engine: { name: 'flaky', version: '1' }, reason: 'provider_error' });
   });
 
