@@ -4,18 +4,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REALTIME_CLOSE_CODES, REALTIME_SUBPROTOCOL } from '@chartwright/protocol';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { PocketSphinxRecognizer } from '../asr/index.js';
+import { resampleLinear } from '../asr/resample.js';
 import { parseWav } from '../asr/wav.js';
 import { wordErrorRate } from '../asr/wer.js';
+import { testConfig, type RealtimeConfig } from '../config/config.js';
 import { createHarness, type Harness } from '../test-support/harness.js';
-import { open, realtimeUrl, type RealtimeClient } from '../test-support/realtime-client.js';
+import { connect, open, realtimeUrl, type RealtimeClient } from '../test-support/realtime-client.js';
 
 /**
- * The realtime WebSocket end to end with the real PocketSphinx recognizer. Needs Debian's
- * libpocketsphinx3, pocketsphinx-en-us, pocketsphinx-testdata and flite: skipped locally when they
- * are missing, a failure in CI (the rule of asr/pocketsphinx/pocketsphinx.int.test.ts).
+ * The realtime WebSocket end to end, over a real server on port 0, with the real PocketSphinx
+ * recognizer: authentication at the upgrade, the session protocol, limits and decoding. Needs
+ * Debian's libpocketsphinx3, pocketsphinx-en-us, pocketsphinx-testdata and flite: skipped locally
+ * when they are missing, a failure in CI (the rule of asr/pocketsphinx/pocketsphinx.int.test.ts).
  */
 const GOFORWARD = '/usr/share/pocketsphinx/test/data/goforward.raw';
 const probe = new PocketSphinxRecognizer({ workers: 1 });
@@ -41,7 +45,11 @@ if (missing.length > 0 && process.env['CI'] !== undefined && process.env['CI'] !
   );
 }
 
-/** goforward.raw: 16 kHz 16-bit mono little-endian. */
+const START = { type: 'start', audio: { encoding: 'pcm_s16le', sampleRate: 16000 } } as const;
+/** 16 kHz s16le mono (sent in 100 ms frames of 3200 bytes). */
+const S16_16K_BYTES_PER_SECOND = 32_000;
+
+/** goforward.raw: 16 kHz 16-bit mono little-endian, "go forward ten meters". */
 const goforward = (): Buffer => readFileSync(GOFORWARD);
 
 /** Quiet noise (not digital zeros) so the detector sees the end of speech, as bytes of s16le. */
@@ -55,13 +63,34 @@ function silence(ms: number, sampleRate = 16_000): Buffer {
   return Buffer.from(samples.buffer);
 }
 
-/** Sends `audio` in 100 ms frames at `speed` × real time. */
+/** Milliseconds of 16 kHz s16le mono audio in `bytes`, as the session counts them. */
+const msOf = (bytes: number) => Math.round((bytes / 2) * (1000 / 16_000));
+
+/** Sends `audio` in 100 ms frames at `speed` × real time (Infinity: back to back). */
 async function stream(client: RealtimeClient, audio: Buffer, bytesPerSecond: number, speed: number): Promise<void> {
   const frame = Math.floor(bytesPerSecond / 10 / 2) * 2;
   for (let offset = 0; offset < audio.length; offset += frame) {
     client.socket.send(audio.subarray(offset, offset + frame));
-    await sleep(100 / speed);
+    if (Number.isFinite(speed)) await sleep(100 / speed);
   }
+}
+
+/** Interleaves 16 kHz s16le mono channels into 48 kHz pcm_f32le. */
+function stereoFloat48k(left: Buffer, right: Buffer): Buffer {
+  const upsample = (mono: Buffer) =>
+    resampleLinear(
+      new Int16Array(mono.buffer.slice(mono.byteOffset, mono.byteOffset + mono.byteLength)),
+      16_000,
+      48_000,
+    );
+  const [l, r] = [upsample(left), upsample(right)];
+  const frames = Math.min(l.length, r.length);
+  const out = Buffer.alloc(frames * 2 * 4);
+  for (let i = 0; i < frames; i++) {
+    out.writeFloatLE((l[i] ?? 0) / 32768, i * 8);
+    out.writeFloatLE((r[i] ?? 0) / 32768, i * 8 + 4);
+  }
+  return out;
 }
 
 const transcript = (client: RealtimeClient) =>
@@ -70,93 +99,469 @@ const transcript = (client: RealtimeClient) =>
     .map((final) => final.segment.text)
     .join(' ');
 
+async function mintToken(h: Harness, key: string, expiresInSeconds = 3600): Promise<string> {
+  const response = await h.request({
+    method: 'POST',
+    url: '/api/v1/realtime/tokens',
+    key,
+    payload: { expiresInSeconds },
+  });
+  expect(response.statusCode).toBe(201);
+  return response.json<{ token: string }>().token;
+}
+
+async function started(client: RealtimeClient, start: object = START) {
+  client.send(start);
+  return client.next('started');
+}
+
+/** Harnesses and clients of one test, closed after it. */
+function lifecycle() {
+  const harnesses: Harness[] = [];
+  const clients: RealtimeClient[] = [];
+  afterEach(async () => {
+    for (const client of clients.splice(0)) client.socket.terminate();
+    for (const harness of harnesses.splice(0)) await harness.close();
+  });
+  return {
+    harness: async (options: Parameters<typeof createHarness>[0] = {}, realtime: Partial<RealtimeConfig> = {}) => {
+      const h = await createHarness({
+        ...options,
+        config: { realtime: { ...testConfig().realtime, ...realtime } },
+      });
+      harnesses.push(h);
+      return { h, url: await realtimeUrl(h.app) };
+    },
+    track: (client: RealtimeClient): RealtimeClient => {
+      clients.push(client);
+      return client;
+    },
+  };
+}
+
 describe.skipIf(missing.length > 0)('realtime WebSocket with PocketSphinx', () => {
-  let h: Harness;
+  // One recognizer for the file: its decoders take ~300 ms each to load.
   let recognizer: PocketSphinxRecognizer;
+  let h: Harness;
   let url: string;
-  let scratch: string;
+  const { harness, track } = lifecycle();
+
+  /** Replaces this test's server with one whose realtime limits are `realtime`. */
+  async function setUp(realtime: Partial<RealtimeConfig> = {}) {
+    ({ h, url } = await harness({ recognizer }, realtime));
+  }
 
   beforeAll(async () => {
-    scratch = mkdtempSync(join(tmpdir(), 'cw-rt-'));
     recognizer = new PocketSphinxRecognizer({ workers: 2 });
     await recognizer.warmUp();
-    h = await createHarness({ recognizer });
-    url = await realtimeUrl(h.app);
   });
-
   afterAll(async () => {
-    await h.close();
     await recognizer.close();
-    rmSync(scratch, { recursive: true, force: true });
+  });
+  beforeEach(async () => {
+    await setUp();
   });
 
-  it('streams goforward.raw into a final "go forward ten meters", partials first', async () => {
-    const client = await open(url, { bearer: h.project.testKey });
-    client.send({ type: 'start', audio: { encoding: 'pcm_s16le', sampleRate: 16000 } });
-    await client.next('started');
-    await stream(client, Buffer.concat([goforward(), silence(1000)]), 32_000, 4);
-    const final = await client.next('final');
-    expect(final.segment).toMatchObject({ id: 'seg_000001', text: 'go forward ten meters', channel: 0 });
-    expect(final.segment.words?.map((word) => word.word)).toEqual(['go', 'forward', 'ten', 'meters']);
-    const types = client.events.map((event) => event.type);
-    expect(types.indexOf('partial')).toBeLessThan(types.indexOf('final'));
-    expect(client.of('ack').length).toBeGreaterThan(0);
-    client.send({ type: 'stop' });
-    expect((await client.closed).code).toBe(1000);
-    expect(client.events.at(-1)).toMatchObject({ type: 'ended', reason: 'stopped', segments: 1 });
-  }, 30_000);
+  describe('authentication at the upgrade', () => {
+    it('accepts an sk_ key in Authorization: Bearer', async () => {
+      const client = track(await open(url, { bearer: h.project.testKey }));
+      const event = await started(client);
+      expect(event.credentialExpiresAt).toBeNull();
+      expect(h.app.realtime.sessions()).toMatchObject([{ environment: 'test', credential: 'api_key' }]);
+    });
 
-  it('flushes the last utterance on stop', async () => {
-    const client = await open(url, { bearer: h.project.testKey });
-    client.send({ type: 'start', audio: { encoding: 'pcm_s16le', sampleRate: 16000 }, interimResults: false });
-    await client.next('started');
-    const audio = goforward();
-    // No trailing silence: only stop ends the utterance.
-    await stream(client, audio.subarray(0, Math.floor((audio.length * 0.85) / 2) * 2), 32_000, 8);
-    client.send({ type: 'stop' });
-    await client.closed;
-    expect(transcript(client)).toContain('go forward');
-    const types = client.events.map((event) => event.type);
-    expect(types.lastIndexOf('final')).toBeLessThan(types.indexOf('ended'));
-    expect(client.of('partial')).toEqual([]);
-  }, 30_000);
+    it('accepts an sk_ key as a subprotocol, selecting chartwright.realtime.v1 and never echoing the credential', async () => {
+      const connection = await connect(url, { subprotocolCredential: h.project.liveKey });
+      expect(connection.ok).toBe(true);
+      if (!connection.ok) return;
+      track(connection.client);
+      expect(connection.protocol).toBe(REALTIME_SUBPROTOCOL);
+      await started(connection.client);
+    });
 
-  it('transcribes flite speech sent at its own rate, resampled by the server', async () => {
-    const file = join(scratch, 'speech.wav');
-    const sentence = 'please call me back in the morning';
-    execFileSync('flite', ['-voice', 'slt', '-t', sentence, '-o', file]);
-    const wav = parseWav(readFileSync(file));
-    const pcm = Buffer.from(wav.samples.buffer, wav.samples.byteOffset, wav.samples.byteLength);
-    const client = await open(url, { bearer: h.project.testKey });
-    client.send({ type: 'start', audio: { encoding: 'pcm_s16le', sampleRate: wav.sampleRate } });
-    await client.next('started');
-    await stream(client, Buffer.concat([pcm, silence(800, wav.sampleRate)]), wav.sampleRate * 2, 4);
-    client.send({ type: 'stop' });
-    await client.closed;
-    expect(wordErrorRate(sentence, transcript(client))).toBeLessThan(0.25);
-  }, 30_000);
+    it('accepts a svc_rt_ token as a subprotocol and reports its expiry', async () => {
+      const token = await mintToken(h, h.project.testKey, 600);
+      const client = track(await open(url, { subprotocolCredential: token }));
+      const event = await started(client);
+      expect(event.credentialExpiresAt).toBe(new Date(h.clock.now() + 600_000).toISOString());
+      expect(h.app.realtime.sessions()).toMatchObject([{ credential: 'realtime_token', environment: 'test' }]);
+    });
 
-  it('keeps a second session decoding while the first gets bad input', async () => {
-    const bad = await open(url, { bearer: h.project.testKey });
-    const good = await open(url, { bearer: h.project.liveKey });
-    good.send({ type: 'start', audio: { encoding: 'pcm_s16le', sampleRate: 16000 } });
-    bad.send({ type: 'start', audio: { encoding: 'pcm_s16le', sampleRate: 16000 } });
-    await good.next('started');
-    await bad.next('started');
-    const playing = stream(good, Buffer.concat([goforward(), silence(1000)]), 32_000, 4);
-    bad.socket.send('not json');
-    bad.socket.send(Buffer.alloc(33));
-    bad.send({ type: 'shout' });
-    await playing;
-    good.send({ type: 'stop' });
-    await good.closed;
-    expect(transcript(good)).toBe('go forward ten meters');
-    expect(bad.of('error').map((error) => error.code)).toEqual([
-      'invalid_message',
-      'misaligned_audio',
-      'unknown_message_type',
-    ]);
-    bad.send({ type: 'stop' });
-    expect((await bad.closed).code).toBe(1000);
-  }, 30_000);
+    it('accepts a token of the other environment, bound to that environment', async () => {
+      const token = await mintToken(h, h.project.liveKey);
+      const client = track(await open(url, { subprotocolCredential: token }));
+      await started(client);
+      expect(h.app.realtime.sessions()).toMatchObject([
+        { credential: 'realtime_token', environment: 'live', projectId: h.project.id },
+      ]);
+    });
+
+    it('refuses an expired token with 401 realtime_token_expired', async () => {
+      const token = await mintToken(h, h.project.testKey, 60);
+      h.clock.advance(61_000);
+      const connection = await connect(url, { subprotocolCredential: token });
+      expect(connection).toMatchObject({ ok: false, status: 401, body: { error: { code: 'realtime_token_expired' } } });
+    });
+
+    it('refuses a token whose parent key was revoked with 401', async () => {
+      const token = await mintToken(h, h.project.testKey);
+      await h.keys.revoke(h.project.testKeyId);
+      const connection = await connect(url, { subprotocolCredential: token });
+      expect(connection).toMatchObject({ ok: false, status: 401, body: { error: { code: 'api_key_revoked' } } });
+    });
+
+    it('refuses an unknown credential with 401 invalid_api_key', async () => {
+      for (const options of [{ bearer: 'sk_test_nope' }, { subprotocolCredential: 'svc_rt_nope' }]) {
+        const connection = await connect(url, options);
+        expect(connection).toMatchObject({ ok: false, status: 401, body: { error: { code: 'invalid_api_key' } } });
+      }
+    });
+
+    it('never reads a credential from the query string, and never logs the query', async () => {
+      const connection = await connect(url, { query: `?token=${h.project.testKey}&api_key=${h.project.testKey}` });
+      expect(connection).toMatchObject({ ok: false, status: 401, body: { error: { code: 'missing_authorization' } } });
+      if (!connection.ok) expect(connection.body.error.message).toContain('never read from the URL');
+      const token = await mintToken(h, h.project.testKey);
+      track(await open(url, { subprotocolCredential: token, query: '?secret=visible-only-to-the-server' }));
+      expect(h.logs.text).not.toContain(h.project.testKey);
+      expect(h.logs.text).not.toContain(token);
+      expect(h.logs.text).not.toContain('visible-only-to-the-server');
+    });
+
+    it('needs the chartwright.realtime.v1 subprotocol beside auth.<credential>', async () => {
+      const connection = await connect(url, { protocols: [`auth.${h.project.testKey}`] });
+      expect(connection).toMatchObject({
+        ok: false,
+        status: 401,
+        body: { error: { code: 'malformed_authorization' } },
+      });
+    });
+
+    it('answers a plain GET with 400 once authenticated', async () => {
+      const response = await h.request({ method: 'GET', url: '/api/v1/realtime', key: h.project.testKey });
+      expect(response.statusCode).toBe(400);
+      expect(response.json<{ error: { code: string } }>().error.code).toBe('bad_request');
+    });
+  });
+
+  describe('session protocol', () => {
+    it('starts, acknowledges audio, sends partials and finals, and flushes on stop', async () => {
+      const client = track(await open(url, { bearer: h.project.testKey }));
+      const event = await started(client);
+      expect(event).toMatchObject({
+        sessionId: expect.stringMatching(/^rts_/) as unknown,
+        resumed: false,
+        audio: { encoding: 'pcm_s16le', sampleRate: 16000, channels: 1 },
+        limits: { idleTimeoutSeconds: 30, keepaliveIntervalSeconds: 10, maxFrameBytes: 262_144 },
+      });
+      // The first utterance is ended by the detector in the silence after it; the second only by stop.
+      const first = Buffer.concat([goforward(), silence(1000)]);
+      await stream(client, first, S16_16K_BYTES_PER_SECOND, 4);
+      expect((await client.next('final')).segment).toMatchObject({
+        id: 'seg_000001',
+        text: 'go forward ten meters',
+        channel: 0,
+        speaker: 'unknown',
+      });
+      const second = goforward();
+      await stream(client, second, S16_16K_BYTES_PER_SECOND, 8);
+      client.send({ type: 'stop' });
+      const closed = await client.closed;
+      expect(closed.code).toBe(REALTIME_CLOSE_CODES.normal);
+
+      const audioMs = msOf(first.length + second.length);
+      // One ack each time the audio crosses a 500 ms mark, with the audio received so far.
+      const acks = client.of('ack').map((ack) => ack.audioMs);
+      expect(acks.map((ms) => Math.floor(ms / 500))).toEqual(
+        Array.from({ length: Math.floor(audioMs / 500) }, (_, i) => i + 1),
+      );
+      expect(acks.every((ms, i) => i === 0 || ms > (acks[i - 1] ?? Infinity))).toBe(true);
+      expect(acks.at(-1)).toBeLessThanOrEqual(audioMs);
+      const finals = client.of('final').map((final) => final.segment);
+      expect(finals.map((final) => final.id)).toEqual(finals.map((_, i) => `seg_${String(i + 1).padStart(6, '0')}`));
+      expect(finals.length).toBeGreaterThanOrEqual(2);
+      expect(finals[0]?.words?.map((word) => word.word)).toEqual(['go', 'forward', 'ten', 'meters']);
+      expect(transcript(client)).toMatch(/^go forward ten meters go forward/);
+      // The flushed utterance lies after the first, in the session's audio time.
+      expect(finals.at(-1)?.startMs).toBeGreaterThanOrEqual(finals[0]?.endMs ?? Infinity);
+      expect(finals.at(-1)?.endMs).toBeLessThanOrEqual(audioMs);
+      expect(client.events.at(-1)).toEqual({
+        type: 'ended',
+        sessionId: event.sessionId,
+        reason: 'stopped',
+        audioMs,
+        segments: finals.length,
+      });
+      // Partials come before the final they lead to.
+      const types = client.events.map((e) => e.type);
+      expect(types.indexOf('partial')).toBeGreaterThanOrEqual(0);
+      expect(types.indexOf('partial')).toBeLessThan(types.indexOf('final'));
+      expect(client.of('partial').every((partial) => partial.channel === 0)).toBe(true);
+    }, 30_000);
+
+    it('splits two channels into clinician and patient streams and converts float PCM at 48 kHz', async () => {
+      const client = track(await open(url, { bearer: h.project.testKey }));
+      await started(client, {
+        type: 'start',
+        audio: { encoding: 'pcm_f32le', sampleRate: 48000, channels: 2 },
+        interimResults: false,
+      });
+      // Both people say the same thing at once: each channel is decoded on its own.
+      const mono = Buffer.concat([goforward(), silence(1000)]);
+      const audio = stereoFloat48k(mono, mono);
+      await stream(client, audio, 48_000 * 2 * 4, Infinity);
+      client.send({ type: 'stop' });
+      expect((await client.closed).code).toBe(REALTIME_CLOSE_CODES.normal);
+      expect(client.of('partial')).toEqual([]);
+      const finals = client.of('final').map((final) => final.segment);
+      const byChannel = finals.sort((a, b) => a.channel - b.channel);
+      expect(byChannel.map((f) => [f.channel, f.speaker, f.text])).toEqual([
+        [0, 'clinician', 'go forward ten meters'],
+        [1, 'patient', 'go forward ten meters'],
+      ]);
+      expect(client.of('ended')).toMatchObject([{ audioMs: msOf(mono.length), segments: 2 }]);
+    }, 30_000);
+
+    it.each([
+      ['a non-JSON text frame', 'hello', 'invalid_message'],
+      ['an unknown message type', '{"type":"shout"}', 'unknown_message_type'],
+      ['a control message before start', '{"type":"finalize"}', 'invalid_message'],
+      [
+        'an unsupported encoding',
+        '{"type":"start","audio":{"encoding":"opus","sampleRate":16000}}',
+        'unsupported_encoding',
+      ],
+      [
+        'an unsupported language',
+        '{"type":"start","audio":{"encoding":"pcm_s16le","sampleRate":16000},"language":"fr-FR"}',
+        'unsupported_language',
+      ],
+      [
+        'a resume (not served yet)',
+        '{"type":"start","audio":{"encoding":"pcm_s16le","sampleRate":16000},"resume":{"sessionId":"rts_x","resumeToken":"t","lastAckedAudioMs":0}}',
+        'resume_failed',
+      ],
+    ])('answers %s with a non-fatal coded error, then still starts', async (_name, frame, code) => {
+      const client = track(await open(url, { bearer: h.project.testKey }));
+      client.socket.send(frame);
+      expect(await client.next('error')).toMatchObject({ code, fatal: false });
+      await started(client);
+    });
+
+    it('answers audio before start, misaligned and oversized frames with coded errors, and keeps going', async () => {
+      await setUp({ maxFrameBytes: 4096 });
+      const client = track(await open(url, { bearer: h.project.testKey }));
+      client.socket.send(goforward().subarray(0, 320));
+      expect(await client.next('error')).toMatchObject({ code: 'audio_before_start', fatal: false });
+      await started(client, { ...START, interimResults: false });
+      client.socket.send(goforward().subarray(0, 321));
+      client.socket.send(goforward().subarray(0, 5000));
+      client.send({ type: 'start', audio: { encoding: 'pcm_s16le', sampleRate: 16000 } });
+      await client.count('error', 4);
+      expect(client.of('error').map((e) => [e.code, e.fatal])).toEqual([
+        ['audio_before_start', false],
+        ['misaligned_audio', false],
+        ['frame_too_large', false],
+        ['already_started', false],
+      ]);
+      // None of the refused audio reached the recognizer or the session's clock.
+      const audio = Buffer.concat([goforward(), silence(1000)]);
+      await stream(client, audio, S16_16K_BYTES_PER_SECOND, Infinity);
+      client.send({ type: 'stop' });
+      expect((await client.closed).code).toBe(1000);
+      expect(client.of('final').map((f) => f.segment.text)).toEqual(['go forward ten meters']);
+      expect(client.of('ended')).toMatchObject([{ reason: 'stopped', audioMs: msOf(audio.length), segments: 1 }]);
+    }, 30_000);
+
+    it('closes with 1009 a frame beyond four times the frame limit', async () => {
+      await setUp({ maxFrameBytes: 1024 });
+      const client = track(await open(url, { bearer: h.project.testKey }));
+      await started(client);
+      client.socket.send(Buffer.alloc(8192));
+      expect((await client.closed).code).toBe(REALTIME_CLOSE_CODES.messageTooBig);
+    });
+
+    it('drops audio while paused', async () => {
+      const client = track(await open(url, { bearer: h.project.testKey }));
+      await started(client, { ...START, interimResults: false });
+      const before = silence(1000);
+      await stream(client, before, S16_16K_BYTES_PER_SECOND, Infinity);
+      client.send({ type: 'pause' });
+      await stream(client, goforward(), S16_16K_BYTES_PER_SECOND, Infinity);
+      client.send({ type: 'resume' });
+      const after = silence(1500);
+      await stream(client, after, S16_16K_BYTES_PER_SECOND, Infinity);
+      client.send({ type: 'stop' });
+      expect((await client.closed).code).toBe(1000);
+      // The speech never reached the recognizer, and the session's audio clock skipped it.
+      expect(transcript(client)).not.toMatch(/forward|meters/);
+      expect(client.of('ack').map((ack) => ack.audioMs)).toEqual([500, 1000, 1500, 2000, 2500]);
+      expect(client.of('ended')).toMatchObject([{ audioMs: msOf(before.length + after.length) }]);
+    }, 30_000);
+
+    it('decodes speech sent after resume, once, on the session clock without the paused audio', async () => {
+      const client = track(await open(url, { bearer: h.project.testKey }));
+      await started(client, { ...START, interimResults: false });
+      client.send({ type: 'pause' });
+      await stream(client, Buffer.concat([goforward(), silence(1000)]), S16_16K_BYTES_PER_SECOND, Infinity);
+      client.send({ type: 'resume' });
+      const audio = Buffer.concat([goforward(), silence(1000)]);
+      await stream(client, audio, S16_16K_BYTES_PER_SECOND, Infinity);
+      client.send({ type: 'stop' });
+      await client.closed;
+      expect(transcript(client)).toBe('go forward ten meters');
+      const [final] = client.of('final');
+      // "go" starts about 0.46 s into goforward.raw: the paused copy did not move it.
+      expect(final?.segment.words?.[0]?.startMs).toBeLessThan(700);
+      expect(client.of('ended')).toMatchObject([{ audioMs: msOf(audio.length), segments: 1 }]);
+    }, 30_000);
+
+    it('refuses sessions beyond the per-instance cap with at_capacity and 1013, and admits again once one ends', async () => {
+      await setUp({ maxSessions: 2 });
+      const a = track(await open(url, { bearer: h.project.testKey }));
+      const b = track(await open(url, { bearer: h.project.testKey }));
+      const c = track(await open(url, { bearer: h.project.testKey }));
+      expect(await c.next('error')).toMatchObject({ code: 'at_capacity', fatal: true });
+      expect((await c.closed).code).toBe(REALTIME_CLOSE_CODES.tryAgainLater);
+      await started(a);
+      await started(b);
+      a.send({ type: 'stop' });
+      await a.closed;
+      await expect.poll(() => h.app.realtime.sessions().length).toBe(1);
+      await started(track(await open(url, { bearer: h.project.testKey })));
+    });
+
+    it('closes an idle session with idle_timeout and 4000', async () => {
+      await setUp({ idleTimeoutSeconds: 1 });
+      const client = track(await open(url, { bearer: h.project.testKey }));
+      await started(client);
+      client.send({ type: 'keepalive' });
+      const closed = await client.closed;
+      expect(closed.code).toBe(REALTIME_CLOSE_CODES.idleTimeout);
+      expect(client.of('error')).toMatchObject([{ code: 'idle_timeout', fatal: true }]);
+      expect(client.of('ended')).toMatchObject([{ reason: 'idle_timeout' }]);
+    });
+
+    it('warns ahead of the session limit and closes at it with 4001', async () => {
+      await setUp({ maxSessionSeconds: 1 });
+      const client = track(await open(url, { bearer: h.project.testKey }));
+      await started(client);
+      expect(await client.next('warning')).toMatchObject({ code: 'session_limit_approaching', remainingMs: 200 });
+      expect((await client.closed).code).toBe(REALTIME_CLOSE_CODES.sessionLimit);
+      expect(client.of('ended')).toMatchObject([{ reason: 'session_limit' }]);
+    });
+
+    it('warns ahead of the credential’s expiry and closes at it with 4002', async () => {
+      const token = await mintToken(h, h.project.testKey, 60);
+      h.clock.advance(59_000);
+      const client = track(await open(url, { subprotocolCredential: token }));
+      await started(client);
+      const warning = await client.next('warning');
+      expect(warning.code).toBe('credential_expiring');
+      expect(warning.remainingMs).toBeLessThanOrEqual(1000);
+      expect((await client.closed).code).toBe(REALTIME_CLOSE_CODES.credentialExpired);
+      expect(client.of('ended')).toMatchObject([{ reason: 'credential_expired' }]);
+    });
+
+    it('ends sessions with server_shutdown and 1001 when the service closes', async () => {
+      const client = track(await open(url, { bearer: h.project.testKey }));
+      await started(client);
+      await h.app.close();
+      expect((await client.closed).code).toBe(REALTIME_CLOSE_CODES.goingAway);
+      expect(client.of('ended')).toMatchObject([{ reason: 'server_shutdown' }]);
+    });
+  });
+
+  describe('decoding', () => {
+    let scratch: string;
+    beforeAll(() => {
+      scratch = mkdtempSync(join(tmpdir(), 'cw-rt-'));
+    });
+    afterAll(() => {
+      rmSync(scratch, { recursive: true, force: true });
+    });
+
+    it('flushes the last utterance on stop', async () => {
+      const client = track(await open(url, { bearer: h.project.testKey }));
+      await started(client, { ...START, interimResults: false });
+      const audio = goforward();
+      // No trailing silence: only stop ends the utterance.
+      await stream(client, audio.subarray(0, Math.floor((audio.length * 0.85) / 2) * 2), S16_16K_BYTES_PER_SECOND, 8);
+      client.send({ type: 'stop' });
+      await client.closed;
+      expect(transcript(client)).toContain('go forward');
+      const types = client.events.map((event) => event.type);
+      expect(types.lastIndexOf('final')).toBeLessThan(types.indexOf('ended'));
+      expect(client.of('partial')).toEqual([]);
+    }, 30_000);
+
+    it('transcribes flite speech sent at its own rate, resampled by the server', async () => {
+      const file = join(scratch, 'speech.wav');
+      const sentence = 'please call me back in the morning';
+      execFileSync('flite', ['-voice', 'slt', '-t', sentence, '-o', file]);
+      const wav = parseWav(readFileSync(file));
+      const pcm = Buffer.from(wav.samples.buffer, wav.samples.byteOffset, wav.samples.byteLength);
+      const client = track(await open(url, { bearer: h.project.testKey }));
+      await started(client, { type: 'start', audio: { encoding: 'pcm_s16le', sampleRate: wav.sampleRate } });
+      await stream(client, Buffer.concat([pcm, silence(800, wav.sampleRate)]), wav.sampleRate * 2, 4);
+      client.send({ type: 'stop' });
+      await client.closed;
+      expect(wordErrorRate(sentence, transcript(client))).toBeLessThan(0.25);
+    }, 30_000);
+
+    it('keeps a second session decoding while the first gets bad input', async () => {
+      const bad = track(await open(url, { bearer: h.project.testKey }));
+      const good = track(await open(url, { bearer: h.project.liveKey }));
+      good.send(START);
+      bad.send(START);
+      await good.next('started');
+      await bad.next('started');
+      const playing = stream(good, Buffer.concat([goforward(), silence(1000)]), S16_16K_BYTES_PER_SECOND, 4);
+      bad.socket.send('not json');
+      bad.socket.send(Buffer.alloc(33));
+      bad.send({ type: 'shout' });
+      await playing;
+      good.send({ type: 'stop' });
+      await good.closed;
+      expect(transcript(good)).toBe('go forward ten meters');
+      expect(bad.of('error').map((error) => error.code)).toEqual([
+        'invalid_message',
+        'misaligned_audio',
+        'unknown_message_type',
+      ]);
+      bad.send({ type: 'stop' });
+      expect((await bad.closed).code).toBe(1000);
+    }, 30_000);
+  });
+});
+
+describe('realtime WebSocket without a working recognizer', () => {
+  const { harness, track } = lifecycle();
+
+  it('refuses start with recognizer_unavailable and the install command when the library is missing', async () => {
+    // The real recognizer in a real failure state: its library is not where it is told to look.
+    const broken = new PocketSphinxRecognizer({ libraryPath: '/nonexistent/libpocketsphinx.so.3', workers: 1 });
+    try {
+      const { h, url } = await harness({ recognizer: broken });
+      const client = track(await open(url, { bearer: h.project.testKey }));
+      client.send(START);
+      const error = await client.next('error');
+      expect(error).toMatchObject({ code: 'recognizer_unavailable', fatal: true });
+      expect(error.message).toContain('/nonexistent/libpocketsphinx.so.3');
+      expect(error.message).toContain('apt-get install -y libpocketsphinx3 pocketsphinx-en-us');
+      expect((await client.closed).code).toBe(REALTIME_CLOSE_CODES.internalError);
+      expect(client.of('started')).toEqual([]);
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('says how to install PocketSphinx when no recognizer is configured at all', async () => {
+    const { h, url } = await harness();
+    const client = track(await open(url, { bearer: h.project.testKey }));
+    client.send(START);
+    const error = await client.next('error');
+    expect(error.code).toBe('recognizer_unavailable');
+    expect(error.message).toContain('apt-get install -y libpocketsphinx3 pocketsphinx-en-us');
+  });
 });
