@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -13,6 +13,7 @@ import { parseWav } from '../asr/wav.js';
 import { wordErrorRate } from '../asr/wer.js';
 import { testConfig, type RealtimeConfig } from '../config/config.js';
 import { createHarness, type Harness } from '../test-support/harness.js';
+import { GOFORWARD, missingSpeechTools } from '../test-support/speech.js';
 import { connect, open, realtimeUrl, type RealtimeClient } from '../test-support/realtime-client.js';
 
 /**
@@ -21,29 +22,7 @@ import { connect, open, realtimeUrl, type RealtimeClient } from '../test-support
  * Debian's libpocketsphinx3, pocketsphinx-en-us, pocketsphinx-testdata and flite: skipped locally
  * when they are missing, a failure in CI (the rule of asr/pocketsphinx/pocketsphinx.int.test.ts).
  */
-const GOFORWARD = '/usr/share/pocketsphinx/test/data/goforward.raw';
-const probe = new PocketSphinxRecognizer({ workers: 1 });
-const engineStatus = await probe.status();
-await probe.close();
-const fliteInstalled = (() => {
-  try {
-    execFileSync('flite', ['-lv'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-const missing = [
-  ...(engineStatus.available ? [] : [engineStatus.reason]),
-  ...(existsSync(GOFORWARD) ? [] : [`${GOFORWARD} (pocketsphinx-testdata)`]),
-  ...(fliteInstalled ? [] : ['flite']),
-];
-if (missing.length > 0 && process.env['CI'] !== undefined && process.env['CI'] !== '') {
-  throw new Error(
-    `recognizer tests may not be skipped in CI; missing: ${missing.join('; ')}. ` +
-      'Install: apt-get install -y libpocketsphinx3 pocketsphinx-en-us pocketsphinx-testdata flite',
-  );
-}
+const missing = await missingSpeechTools();
 
 const START = { type: 'start', audio: { encoding: 'pcm_s16le', sampleRate: 16000 } } as const;
 /** 16 kHz s16le mono (sent in 100 ms frames of 3200 bytes). */

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -10,35 +10,14 @@ import type { FinalEvent, RecognizerErrorEvent, RecognizerStream } from '../reco
 import { resampleLinear } from '../resample.js';
 import { parseWav } from '../wav.js';
 import { wordErrorRate } from '../wer.js';
+import { GOFORWARD, missingSpeechTools } from '../../test-support/speech.js';
 import { PocketSphinxRecognizer } from './engine.js';
 
 /**
  * Needs Debian's libpocketsphinx3, pocketsphinx-en-us, pocketsphinx-testdata and flite. Locally
  * they may be absent and these tests are skipped; in CI (.ci/run installs them) absence fails.
  */
-const GOFORWARD = '/usr/share/pocketsphinx/test/data/goforward.raw';
-const probe = new PocketSphinxRecognizer({ workers: 1 });
-const engineStatus = await probe.status();
-await probe.close();
-const fliteInstalled = (() => {
-  try {
-    execFileSync('flite', ['-lv'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-const missing = [
-  ...(engineStatus.available ? [] : [engineStatus.reason]),
-  ...(existsSync(GOFORWARD) ? [] : [`${GOFORWARD} (pocketsphinx-testdata)`]),
-  ...(fliteInstalled ? [] : ['flite']),
-];
-if (missing.length > 0 && process.env['CI'] !== undefined && process.env['CI'] !== '') {
-  throw new Error(
-    `recognizer tests may not be skipped in CI; missing: ${missing.join('; ')}. ` +
-      'Install: apt-get install -y libpocketsphinx3 pocketsphinx-en-us pocketsphinx-testdata flite',
-  );
-}
+const missing = await missingSpeechTools();
 
 const SAMPLE_RATE = 16_000;
 const CHUNK = 1_600; // 100 ms
