@@ -4,7 +4,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { setup } from './setup.mjs';
+import { ensureRecognizerPackages } from './system-packages.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 setup();
+ensureRecognizerPackages();
 await import(pathToFileURL(join(root, 'packages', 'server', 'dist', 'main.js')).href);

@@ -103,6 +103,13 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
 
   operationsRoutes(app, {
     readinessChecks: { database: () => deps.database.ping(), ...deps.readinessChecks },
+    featureChecks: {
+      recognizer: async () => {
+        if (deps.recognizer === undefined) throw new Error('no speech recognizer is configured');
+        const status = await deps.recognizer.status();
+        if (!status.available) throw new Error(status.reason);
+      },
+    },
     version: SERVICE_VERSION,
     servers: [
       { url: config.publicBaseUrl, description: 'Production (sk_live_ keys)' },

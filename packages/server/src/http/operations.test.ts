@@ -1,6 +1,7 @@
 import { healthSchema } from '@chartwright/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+import { PocketSphinxRecognizer } from '../asr/index.js';
 import { createHarness, type Harness } from '../test-support/harness.js';
 
 interface OpenApiDocument {
@@ -24,17 +25,33 @@ describe('operations routes', () => {
     expect(healthSchema.parse(response.json())).toEqual({ status: 'ok' });
   });
 
-  it('reports readiness when the database answers', async () => {
+  it('reports readiness when the database answers, and the missing recognizer beside it', async () => {
     const response = await h.request({ method: 'GET', url: '/readyz' });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ status: 'ok', checks: { database: 'ok' } });
+    expect(response.json()).toEqual({ status: 'ok', checks: { database: 'ok', recognizer: 'unavailable' } });
+  });
+
+  it('stays ready without a working recognizer, saying so', async () => {
+    const recognizer = new PocketSphinxRecognizer({ libraryPath: '/nonexistent/libpocketsphinx.so.3' });
+    const broken = await createHarness({ recognizer });
+    try {
+      const response = await broken.request({ method: 'GET', url: '/readyz' });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ status: 'ok', checks: { database: 'ok', recognizer: 'unavailable' } });
+    } finally {
+      await broken.close();
+      await recognizer.close();
+    }
   });
 
   it('reports not ready with 503 when the database does not answer', async () => {
     await h.database.close();
     const response = await h.request({ method: 'GET', url: '/readyz' });
     expect(response.statusCode).toBe(503);
-    expect(response.json()).toEqual({ status: 'unavailable', checks: { database: 'unavailable' } });
+    expect(response.json()).toEqual({
+      status: 'unavailable',
+      checks: { database: 'unavailable', recognizer: 'unavailable' },
+    });
   });
 
   describe('the OpenAPI document', () => {
