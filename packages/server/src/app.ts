@@ -131,6 +131,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     clock: deps.clock,
     config: config.realtime,
     logger: deps.logger,
+    store: { sessions: repositories.realtimeSessions, segments: repositories.transcriptSegments },
   });
   app.decorate('realtime', realtime);
   await registerRealtimeRoute(app, { authenticator, service: realtime, maxFrameBytes: config.realtime.maxFrameBytes });

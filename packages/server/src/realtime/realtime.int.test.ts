@@ -11,10 +11,12 @@ import { PocketSphinxRecognizer } from '../asr/index.js';
 import { resampleLinear } from '../asr/resample.js';
 import { parseWav } from '../asr/wav.js';
 import { wordErrorRate } from '../asr/wer.js';
+import { hashSecret } from '../auth/secrets.js';
 import { testConfig, type RealtimeConfig } from '../config/config.js';
 import { createHarness, type Harness } from '../test-support/harness.js';
 import { GOFORWARD, missingSpeechTools } from '../test-support/speech.js';
 import { connect, open, realtimeUrl, type RealtimeClient } from '../test-support/realtime-client.js';
+import { RESUME_WINDOW_MS } from './session.js';
 
 /**
  * The realtime WebSocket end to end, over a real server on port 0, with the real PocketSphinx
@@ -448,6 +450,190 @@ describe.skipIf(missing.length > 0)('realtime WebSocket with PocketSphinx', () =
       await h.app.close();
       expect((await client.closed).code).toBe(REALTIME_CLOSE_CODES.goingAway);
       expect(client.of('ended')).toMatchObject([{ reason: 'server_shutdown' }]);
+    });
+  });
+
+  describe('durability and resume', () => {
+    /** A session's stored segments, as the client saw them. */
+    const stored = async (sessionId: string) =>
+      (await h.repositories.transcriptSegments.listAfter(sessionId)).map((row) => ({ id: row.id, text: row.text }));
+
+    /** Streams `audio` and waits until the server has acknowledged every whole 500 ms of it. */
+    async function sendAcked(client: RealtimeClient, audio: Buffer, sentBefore: number): Promise<number> {
+      await stream(client, audio, S16_16K_BYTES_PER_SECOND, Infinity);
+      const total = sentBefore + audio.length;
+      await client.count('ack', Math.floor(msOf(total) / 500));
+      return total;
+    }
+
+    it('stores the session at started and each final before it is sent', async () => {
+      const client = track(await open(url, { bearer: h.project.testKey }));
+      const event = await started(client, { ...START, interimResults: false });
+      expect(await h.repositories.realtimeSessions.get(event.sessionId)).toMatchObject({
+        project_id: h.project.id,
+        environment: 'test',
+        credential_kind: 'api_key',
+        api_key_id: h.project.testKeyId,
+        resume_token_hash: hashSecret(event.resumeToken),
+        language: 'en-US',
+        ended_at: null,
+      });
+      await stream(client, Buffer.concat([goforward(), silence(1000)]), S16_16K_BYTES_PER_SECOND, Infinity);
+      const final = await client.next('final');
+      // The row exists the moment the final arrives.
+      expect(await stored(event.sessionId)).toEqual([{ id: final.segment.id, text: final.segment.text }]);
+      const [row] = await h.repositories.transcriptSegments.listAfter(event.sessionId);
+      expect(row).toMatchObject({ seq: 1, start_ms: final.segment.startMs, end_ms: final.segment.endMs });
+      expect(JSON.parse(row?.words ?? 'null')).toEqual(final.segment.words);
+      client.send({ type: 'stop' });
+      await client.closed;
+      expect(await h.repositories.realtimeSessions.get(event.sessionId)).toMatchObject({
+        end_reason: 'stopped',
+        ended_at: h.clock.now(),
+      });
+      // The transcript is stored, never logged.
+      expect(h.logs.text).not.toContain('forward');
+      expect(h.logs.text).not.toContain(event.resumeToken);
+    }, 30_000);
+
+    it('resumes after a lost socket: no segment lost, none duplicated, the clock continues', async () => {
+      const first = track(await open(url, { bearer: h.project.testKey }));
+      const event = await started(first, { ...START, interimResults: false });
+      // One utterance ended by the detector, then a second still open when the socket drops.
+      const sentA = Buffer.concat([goforward(), silence(1000), goforward(), silence(300)]);
+      await sendAcked(first, sentA.subarray(0, goforward().length + 32_000), 0);
+      await first.next('final');
+      await sendAcked(first, sentA.subarray(goforward().length + 32_000), goforward().length + 32_000);
+      const lastAckedAudioMs = first.of('ack').at(-1)?.audioMs ?? 0;
+      const lastSegmentId = first.of('final').at(-1)?.segment.id;
+      first.socket.terminate();
+      await expect.poll(() => h.app.realtime.sessions().length).toBe(0);
+
+      // A fresh realtime token of the same project and environment may continue the session.
+      const token = await mintToken(h, h.project.testKey);
+      const second = track(await open(url, { subprotocolCredential: token }));
+      const resumed = await started(second, {
+        ...START,
+        interimResults: false,
+        resume: { sessionId: event.sessionId, resumeToken: event.resumeToken, lastAckedAudioMs, lastSegmentId },
+      });
+      expect(resumed).toMatchObject({ sessionId: event.sessionId, resumeToken: event.resumeToken, resumed: true });
+      // The client sends again what was not acknowledged, then carries on.
+      const resent = sentA.subarray(lastAckedAudioMs * 32);
+      // A fresh recognizer stream given a second of near-silence first mis-hears goforward.raw; 300 ms is fine.
+      const more = Buffer.concat([silence(300), goforward(), silence(1000)]);
+      await stream(second, Buffer.concat([resent, more]), S16_16K_BYTES_PER_SECOND, Infinity);
+      second.send({ type: 'stop' });
+      expect((await second.closed).code).toBe(REALTIME_CLOSE_CODES.normal);
+
+      const seen = [...first.of('final'), ...second.of('final')].map((final) => final.segment);
+      const unique = [...new Map(seen.map((segment) => [segment.id, segment])).values()];
+      expect(unique).toHaveLength(seen.length); // nothing was sent twice
+      const ids = seen.map((segment) => segment.id);
+      expect(ids).toEqual([...ids].sort());
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(await stored(event.sessionId)).toEqual(seen.map(({ id, text }) => ({ id, text })));
+      expect(seen.map((segment) => segment.text)).toEqual(Array.from({ length: 3 }, () => 'go forward ten meters'));
+      // The utterance cut by the lost socket was stored at the disconnect and replayed on resume.
+      expect(second.of('final')[0]?.segment.id).toBe('seg_000002');
+      // Times continue on the session's clock: the resent audio is not counted twice.
+      expect(seen.map((segment) => segment.startMs)).toEqual(
+        [...seen.map((segment) => segment.startMs)].sort((a, b) => a - b),
+      );
+      expect(seen[2]?.startMs).toBeGreaterThan(msOf(sentA.length));
+      // Acknowledgements continue from the client's last acknowledged position.
+      const firstAck = second.of('ack')[0]?.audioMs ?? 0;
+      expect(Math.floor(firstAck / 500)).toBe(Math.floor(lastAckedAudioMs / 500) + 1);
+      expect(second.of('ended')).toEqual([
+        {
+          type: 'ended',
+          sessionId: event.sessionId,
+          reason: 'stopped',
+          audioMs: msOf(sentA.length + more.length),
+          segments: 3,
+        },
+      ]);
+    }, 60_000);
+
+    it('replays every stored segment after lastSegmentId, or all of them without it', async () => {
+      const first = track(await open(url, { bearer: h.project.testKey }));
+      const event = await started(first, { ...START, interimResults: false });
+      const utterance = Buffer.concat([goforward(), silence(1000)]);
+      await stream(first, Buffer.concat([utterance, utterance]), S16_16K_BYTES_PER_SECOND, Infinity);
+      await first.count('final', 2);
+      const lastAckedAudioMs = first.of('ack').at(-1)?.audioMs ?? 0;
+      first.socket.terminate();
+      await expect.poll(() => h.app.realtime.sessions().length).toBe(0);
+      const resume = { sessionId: event.sessionId, resumeToken: event.resumeToken, lastAckedAudioMs };
+
+      const all = track(await open(url, { bearer: h.project.testKey }));
+      await started(all, { ...START, resume });
+      expect(await all.count('final', 2)).toEqual(first.of('final'));
+      all.socket.terminate();
+      await expect.poll(() => h.app.realtime.sessions().length).toBe(0);
+
+      const later = track(await open(url, { bearer: h.project.testKey }));
+      await started(later, { ...START, resume: { ...resume, lastSegmentId: 'seg_000001' } });
+      expect(await later.count('final', 1)).toEqual(first.of('final').slice(1));
+      later.send({ type: 'stop' });
+      await later.closed;
+      expect(later.of('final')).toHaveLength(1);
+      expect(later.of('ended')).toMatchObject([{ sessionId: event.sessionId, segments: 2 }]);
+    }, 30_000);
+
+    it('refuses a resume with a wrong token, from another project or environment, and after stop', async () => {
+      const first = track(await open(url, { bearer: h.project.testKey }));
+      const event = await started(first);
+      first.socket.terminate();
+      await expect.poll(() => h.app.realtime.sessions().length).toBe(0);
+      const resume = { sessionId: event.sessionId, resumeToken: event.resumeToken, lastAckedAudioMs: 0 };
+
+      const other = await h.projects.create('Other clinic');
+      const otherKey = (await h.keys.create({ projectId: other.id, environment: 'test' })).secret;
+      const attempts: [string, object][] = [
+        [h.project.testKey, { ...resume, resumeToken: 'rsm_wrong' }],
+        [h.project.testKey, { ...resume, sessionId: 'rts_unknown' }],
+        [otherKey, resume],
+        [h.project.liveKey, resume],
+        [h.project.testKey, { ...resume, lastSegmentId: 'seg_000009' }],
+      ];
+      for (const [key, attempt] of attempts) {
+        const client = track(await open(url, { bearer: key }));
+        client.send({ ...START, resume: attempt });
+        expect(await client.next('error')).toMatchObject({ code: 'resume_failed', fatal: false });
+        // Non-fatal: the socket may start a new session instead.
+        const fresh = await started(client);
+        expect(fresh.resumed).toBe(false);
+        expect(fresh.sessionId).not.toBe(event.sessionId);
+        client.socket.terminate();
+      }
+
+      // The right token resumes; once stopped, the session cannot be resumed again.
+      const again = track(await open(url, { bearer: h.project.testKey }));
+      expect(await started(again, { ...START, resume })).toMatchObject({ resumed: true });
+      again.send({ type: 'stop' });
+      await again.closed;
+      const late = track(await open(url, { bearer: h.project.testKey }));
+      late.send({ ...START, resume });
+      const refused = await late.next('error');
+      expect(refused).toMatchObject({ code: 'resume_failed', fatal: false });
+      expect(refused.message).toContain('stopped');
+      expect(h.logs.text).not.toContain(event.resumeToken);
+    });
+
+    it('refuses a resume after the resume window', async () => {
+      const first = track(await open(url, { bearer: h.project.testKey }));
+      const event = await started(first);
+      first.socket.terminate();
+      await expect.poll(() => h.app.realtime.sessions().length).toBe(0);
+      await h.app.realtime.drain();
+      h.clock.advance(RESUME_WINDOW_MS + 1);
+      const late = track(await open(url, { bearer: h.project.testKey }));
+      late.send({
+        ...START,
+        resume: { sessionId: event.sessionId, resumeToken: event.resumeToken, lastAckedAudioMs: 0 },
+      });
+      expect((await late.next('error')).message).toContain('10 minutes');
     });
   });
 

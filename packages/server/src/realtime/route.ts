@@ -60,6 +60,10 @@ export async function registerRealtimeRoute(
     options.service.shutdown();
     done();
   });
+  // The sockets' last segments are stored before the database closes.
+  app.addHook('onClose', async () => {
+    await options.service.drain();
+  });
   await app.register(websocket, {
     options: {
       maxPayload: options.maxFrameBytes * HARD_FRAME_FACTOR,

@@ -5,7 +5,7 @@ import type { Recognizer } from '../asr/recognizer.js';
 import type { Principal } from '../auth/principal.js';
 import type { Clock } from '../clock.js';
 import type { RealtimeConfig } from '../config/config.js';
-import { RealtimeSession, type RealtimeSocket } from './session.js';
+import { RealtimeSession, type RealtimeSocket, type RealtimeStore, type SessionRegistry } from './session.js';
 
 export interface RealtimeSessionInfo {
   id: string;
@@ -14,9 +14,15 @@ export interface RealtimeSessionInfo {
   credential: Principal['kind'];
 }
 
-/** The realtime sessions of this instance: admission (the concurrent-session cap) and shutdown. */
-export class RealtimeService {
+/**
+ * The realtime sessions of this instance: admission (the concurrent-session cap), the registry a
+ * resume consults (a session still open here is not resumed twice; one still storing its last
+ * segments is waited for), and shutdown.
+ */
+export class RealtimeService implements SessionRegistry {
   readonly #sessions = new Set<RealtimeSession>();
+  /** Sessions whose socket closed and that are still storing their last segments, by session id. */
+  readonly #settling = new Map<string, Promise<void>>();
 
   constructor(
     private readonly deps: {
@@ -24,8 +30,18 @@ export class RealtimeService {
       clock: Clock;
       config: RealtimeConfig;
       logger: FastifyBaseLogger;
+      store: RealtimeStore;
     },
   ) {}
+
+  holds(id: string, except: RealtimeSession): boolean {
+    for (const session of this.#sessions) if (session !== except && session.id === id) return true;
+    return false;
+  }
+
+  settled(id: string): Promise<void> {
+    return this.#settling.get(id) ?? Promise.resolve();
+  }
 
   /** Takes over an upgraded, authenticated socket; over the cap, it is told `at_capacity` and closed (1013). */
   accept(socket: RealtimeSocket, principal: Principal): void {
@@ -41,7 +57,14 @@ export class RealtimeService {
       this.deps.logger.warn({ maxSessions: this.deps.config.maxSessions }, 'realtime session refused: at capacity');
       return;
     }
-    const session = new RealtimeSession(socket, principal, this.deps, (closed) => this.#sessions.delete(closed));
+    const session = new RealtimeSession(socket, principal, { ...this.deps, registry: this }, (closed) => {
+      this.#sessions.delete(closed);
+      const id = closed.id;
+      const settled = closed.settled.finally(() => {
+        if (this.#settling.get(id) === settled) this.#settling.delete(id);
+      });
+      this.#settling.set(id, settled);
+    });
     this.#sessions.add(session);
   }
 
@@ -58,5 +81,10 @@ export class RealtimeService {
   /** Every session gets `ended` (server_shutdown) and close 1001. */
   shutdown(): void {
     for (const session of this.#sessions) session.shutdown();
+  }
+
+  /** Resolves once every closed session has stored its last segments (before the database closes). */
+  async drain(): Promise<void> {
+    await Promise.all([...this.#settling.values(), ...[...this.#sessions].map((session) => session.done())]);
   }
 }

@@ -1,10 +1,11 @@
 /**
  * One realtime transcription session on one WebSocket: the `start` handshake, audio framing and
  * conversion, recognizer streams (one per channel), the event stream back to the client, and the
- * session's limits (idle timeout, maximum length, credential expiry). Transcripts are sent to the
- * client only: nothing here logs them.
+ * session's limits (idle timeout, maximum length, credential expiry), and its durability: every
+ * `final` is stored before it is sent, and a `start` with `resume` continues a session that lost its
+ * socket. Transcripts are sent to the client and stored: nothing here logs them.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 
 import {
   AUDIO_ENCODINGS,
@@ -13,7 +14,9 @@ import {
   type AudioFormat,
   type RealtimeErrorCode,
   type RealtimeServerEvent,
+  type ResumeRequest,
   type StartMessage,
+  type TranscriptSegment,
 } from '@chartwright/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
@@ -24,8 +27,15 @@ export type RealtimeSocket = Pick<WebSocket, 'on' | 'send' | 'close' | 'readySta
 import { POCKETSPHINX_INSTALL_COMMAND } from '../asr/index.js';
 import { RecognizerError, type Recognizer, type RecognizerStream } from '../asr/recognizer.js';
 import type { Principal } from '../auth/principal.js';
+import { generateSecret, hashSecret } from '../auth/secrets.js';
 import type { Clock } from '../clock.js';
 import type { RealtimeConfig } from '../config/config.js';
+import type {
+  RealtimeSessionRow,
+  RealtimeSessionsRepository,
+  TranscriptSegmentRow,
+  TranscriptSegmentsRepository,
+} from '../store/realtime-sessions.js';
 import { bytesPerFrame, decodeFrame, framesIn, RECOGNIZER_SAMPLE_RATE } from './audio.js';
 
 /** Audio position between two `ack` events. */
@@ -38,14 +48,82 @@ export const WARNING_LEAD_MS = 60_000;
 const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
 /** setTimeout's largest delay; limits further away than this are not scheduled (they cannot fire first). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/** A session that lost its socket (or ended resumably) may be resumed this long after its last activity. */
+export const RESUME_WINDOW_MS = 10 * 60_000;
+/** Sessions that ended for these reasons cannot be resumed. */
+const FINAL_END_REASONS: ReadonlySet<string> = new Set(['stopped', 'session_limit']);
 
 export type EndReason = Extract<RealtimeServerEvent, { type: 'ended' }>['reason'];
+
+/** Where sessions and their segments are stored. */
+export interface RealtimeStore {
+  sessions: RealtimeSessionsRepository;
+  segments: TranscriptSegmentsRepository;
+}
+
+/** The instance's sessions, as a resume sees them. */
+export interface SessionRegistry {
+  /** True when another open socket of this instance carries session `id`. */
+  holds(id: string, except: RealtimeSession): boolean;
+  /** Resolves once a session of this instance that lost its socket has stored its last segments. */
+  settled(id: string): Promise<void>;
+}
 
 export interface SessionDependencies {
   recognizer: Recognizer | undefined;
   clock: Clock;
   config: RealtimeConfig;
   logger: FastifyBaseLogger;
+  store: RealtimeStore;
+  registry: SessionRegistry;
+}
+
+export function segmentId(seq: number): string {
+  return `seg_${String(seq).padStart(6, '0')}`;
+}
+
+/** The seq of a `seg_000042` id; undefined for anything else. */
+export function segmentSeq(id: string): number | undefined {
+  const match = /^seg_(\d{6,})$/.exec(id);
+  if (match?.[1] === undefined) return undefined;
+  const seq = Number(match[1]);
+  return Number.isSafeInteger(seq) && seq > 0 && segmentId(seq) === id ? seq : undefined;
+}
+
+function segmentOfRow(row: TranscriptSegmentRow): TranscriptSegment {
+  return {
+    id: row.id,
+    text: row.text,
+    startMs: row.start_ms,
+    endMs: row.end_ms,
+    channel: row.channel,
+    speaker: row.speaker,
+    ...(row.words === null ? {} : { words: JSON.parse(row.words) as NonNullable<TranscriptSegment['words']> }),
+  };
+}
+
+function sameHash(left: string, right: string): boolean {
+  const [a, b] = [Buffer.from(left, 'utf8'), Buffer.from(right, 'utf8')];
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function sameFormat(stored: string, format: AudioFormat): boolean {
+  const parsed = JSON.parse(stored) as Partial<AudioFormat>;
+  return (
+    parsed.encoding === format.encoding &&
+    parsed.sampleRate === format.sampleRate &&
+    parsed.channels === format.channels
+  );
+}
+
+/** What a resume continues from. */
+interface ResumePoint {
+  row: RealtimeSessionRow;
+  resumeToken: string;
+  /** Segments the client has not seen, in seq order. */
+  replay: TranscriptSegmentRow[];
+  lastSeq: number;
+  lastAckedAudioMs: number;
 }
 
 /** Only English models ship with PocketSphinx. */
@@ -76,9 +154,11 @@ function unsupportedEncoding(text: string): string | undefined {
 
 type State = 'awaiting_start' | 'starting' | 'streaming' | 'ending' | 'closed';
 
+const newSessionId = () => `rts_${randomBytes(12).toString('base64url')}`;
+
 export class RealtimeSession {
-  readonly id = `rts_${randomBytes(12).toString('base64url')}`;
-  private readonly resumeToken = randomBytes(24).toString('base64url');
+  private sessionId = newSessionId();
+  private resumeToken = generateSecret('rsm_');
   private state: State = 'awaiting_start';
   private format: AudioFormat | undefined;
   private interimResults = true;
@@ -94,6 +174,21 @@ export class RealtimeSession {
   /** Messages are handled one at a time, in order, even while `start` waits for the recognizer. */
   private queue: Promise<void> = Promise.resolve();
   private queuedBytes = 0;
+  /** Finals are stored, then sent, one after another in the order the recognizer produced them. */
+  private finals: Promise<void> = Promise.resolve();
+  /** After a segment could not be stored, nothing more is stored or sent (the client resumes). */
+  private storageFailed = false;
+  /** Set once the session's last segments are stored: later recognizer events are ignored. */
+  private sealed = false;
+  /** Session time (ms) of the first sample these recognizer streams were given. */
+  private streamOffsetMs = 0;
+  /** Audio up to here (frames) was transcribed before a resume: its resent copy is counted, not decoded. */
+  private skipUntilFrames = 0;
+  /** Audio (ms) known to be transcribed to the end, stored as the session's `audio_ms`. */
+  private transcribedMs = 0;
+  private ending: Promise<void> | undefined;
+  /** Resolves once a closed session has stored everything it will store. */
+  settled: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly socket: RealtimeSocket,
@@ -108,6 +203,15 @@ export class RealtimeSession {
       this.closed();
     });
     this.touch();
+  }
+
+  get id(): string {
+    return this.sessionId;
+  }
+
+  /** Resolves once the session stored everything it will store (its ending, or its lost socket's flush). */
+  done(): Promise<void> {
+    return this.state === 'closed' ? this.settled : (this.ending ?? Promise.resolve());
   }
 
   get audioMs(): number {
@@ -172,8 +276,12 @@ export class RealtimeSession {
       return;
     }
     if (this.paused || frames === 0) return;
-    const channels = decodeFrame(this.format, data);
-    channels.forEach((pcm, channel) => this.streams[channel]?.write(pcm));
+    // After a resume, the resent audio the recognizer already transcribed is counted, not decoded again.
+    const skipped = Math.max(0, Math.min(frames, this.skipUntilFrames - this.framesReceived));
+    if (skipped < frames) {
+      const fresh = skipped === 0 ? data : data.subarray(skipped * bytesPerFrame(this.format));
+      decodeFrame(this.format, fresh).forEach((pcm, channel) => this.streams[channel]?.write(pcm));
+    }
     this.framesReceived += frames;
     const due = Math.floor(this.audioMs / ACK_INTERVAL_MS);
     if (due > this.acked) {
@@ -225,16 +333,21 @@ export class RealtimeSession {
       this.error('already_started', 'This session has already started; send start once per socket.');
       return;
     }
-    if (message.resume !== undefined) {
-      this.error('resume_failed', 'This server does not resume sessions yet; send start without resume.');
-      return;
-    }
     if (!languageSupported(message.language)) {
       this.error(
         'unsupported_language',
         `language: only English (en, en-US, en-GB…) is served; got ${message.language}.`,
       );
       return;
+    }
+    let resumed: ResumePoint | undefined;
+    if (message.resume !== undefined) {
+      const point = await this.resumePoint(message.resume, message.audio);
+      if (typeof point === 'string') {
+        this.error('resume_failed', point);
+        return;
+      }
+      resumed = point;
     }
     const recognizer = this.deps.recognizer;
     const status = recognizer === undefined ? undefined : await recognizer.status();
@@ -279,15 +392,31 @@ export class RealtimeSession {
       });
       return;
     }
+    const now = this.deps.clock.now();
+    try {
+      if (resumed === undefined) {
+        await this.deps.store.sessions.insert(this.sessionRow(message, now));
+      } else {
+        await this.deps.store.sessions.reopen(this.id, now);
+      }
+    } catch (error) {
+      await Promise.all(streams.map((stream) => stream.end()));
+      throw error;
+    }
+    if ((this.state as State) !== 'starting') {
+      await Promise.all(streams.map((stream) => stream.end()));
+      return;
+    }
+    if (resumed !== undefined) this.continueFrom(resumed);
     this.streams = streams;
-    this.lastFinalEndMs = streams.map(() => 0);
+    this.lastFinalEndMs = streams.map(() => this.streamOffsetMs);
     streams.forEach((stream, channel) => this.listen(stream, channel));
     this.state = 'streaming';
     this.send({
       type: 'started',
       sessionId: this.id,
       resumeToken: this.resumeToken,
-      resumed: false,
+      resumed: resumed !== undefined,
       credentialExpiresAt: expiresAt === null ? null : new Date(expiresAt).toISOString(),
       audio: message.audio,
       limits: {
@@ -297,6 +426,8 @@ export class RealtimeSession {
         maxFrameBytes: this.config.maxFrameBytes,
       },
     });
+    // The segments the client missed, before anything new: they are stored, so they are sent as they are.
+    for (const row of resumed?.replay ?? []) this.send({ type: 'final', segment: segmentOfRow(row) });
     this.deps.logger.info(
       {
         sessionId: this.id,
@@ -306,10 +437,120 @@ export class RealtimeSession {
         channels: message.audio.channels,
         sampleRate: message.audio.sampleRate,
         encoding: message.audio.encoding,
+        ...(resumed === undefined
+          ? {}
+          : {
+              resumed: true,
+              lastAckedAudioMs: resumed.lastAckedAudioMs,
+              replayed: resumed.replay.length,
+              lastSeq: resumed.lastSeq,
+            }),
       },
-      'realtime session started',
+      resumed === undefined ? 'realtime session started' : 'realtime session resumed',
     );
-    this.scheduleLimits(expiresAt);
+    const elapsedMs = resumed === undefined ? 0 : Math.max(0, now - resumed.row.created_at);
+    this.scheduleLimits(expiresAt, elapsedMs);
+  }
+
+  private sessionRow(message: StartMessage, now: number): RealtimeSessionRow {
+    const principal = this.principal;
+    const issuer = principal.kind === 'realtime_token' ? principal.issuer : undefined;
+    return {
+      id: this.id,
+      project_id: principal.projectId,
+      environment: principal.environment,
+      credential_kind: principal.kind,
+      api_key_id: principal.kind === 'api_key' ? principal.apiKeyId : issuer?.kind === 'api_key' ? issuer.id : null,
+      partner_id: issuer?.kind === 'partner' ? issuer.id : null,
+      encounter_id: principal.kind === 'realtime_token' ? principal.encounterId : null,
+      resume_token_hash: hashSecret(this.resumeToken),
+      audio_format: JSON.stringify(message.audio),
+      language: message.language,
+      created_at: now,
+      last_seen_at: now,
+      ended_at: null,
+      end_reason: null,
+      audio_ms: 0,
+    };
+  }
+
+  /**
+   * Checks a resume request and claims the session for this socket; a string says why it cannot
+   * be resumed (the same words for an unknown session, another project's and a wrong token).
+   */
+  private async resumePoint(resume: ResumeRequest, format: AudioFormat): Promise<ResumePoint | string> {
+    const refused = 'No resumable session has this sessionId and resumeToken for this project and environment.';
+    const tokenHash = hashSecret(resume.resumeToken);
+    const found = await this.deps.store.sessions.get(resume.sessionId);
+    if (
+      found?.project_id !== this.principal.projectId ||
+      found.environment !== this.principal.environment ||
+      !sameHash(found.resume_token_hash, tokenHash)
+    ) {
+      return refused;
+    }
+    // A widget's token carries its encounter: it may continue only that encounter's sessions.
+    const principal = this.principal;
+    if (principal.kind === 'realtime_token' && principal.encounterId !== found.encounter_id) return refused;
+    if (this.deps.registry.holds(found.id, this)) {
+      return 'The session is still open on another socket; retry once that socket has closed.';
+    }
+    // Claimed: from here on, another socket's resume of this session is refused as above.
+    this.sessionId = found.id;
+    const problem = await this.resumeProblem(found.id, resume, format);
+    if (typeof problem === 'string') {
+      this.sessionId = newSessionId();
+      return problem;
+    }
+    this.resumeToken = resume.resumeToken;
+    return problem;
+  }
+
+  private async resumeProblem(id: string, resume: ResumeRequest, format: AudioFormat): Promise<ResumePoint | string> {
+    // A socket of this instance that carried the session may still be storing its last segments.
+    await this.deps.registry.settled(id);
+    const row = await this.deps.store.sessions.get(id);
+    if (row === undefined) return 'The session no longer exists.';
+    if (row.end_reason !== null && FINAL_END_REASONS.has(row.end_reason)) {
+      return `The session ended (${row.end_reason}) and cannot be resumed; start a new one.`;
+    }
+    const now = this.deps.clock.now();
+    if (now - (row.ended_at ?? row.last_seen_at) > RESUME_WINDOW_MS) {
+      return `Sessions can be resumed for ${RESUME_WINDOW_MS / 60_000} minutes after their last activity; start a new one.`;
+    }
+    if (now - row.created_at >= this.config.maxSessionSeconds * 1000) {
+      return 'The session reached its maximum length; start a new one.';
+    }
+    if (!sameFormat(row.audio_format, format)) {
+      return 'audio: a resumed session keeps the audio format it started with.';
+    }
+    const lastSeq = await this.deps.store.segments.lastSeq(id);
+    let afterSeq = 0;
+    if (resume.lastSegmentId !== undefined) {
+      const seq = segmentSeq(resume.lastSegmentId);
+      if (seq === undefined || seq > lastSeq) {
+        return `resume.lastSegmentId: ${resume.lastSegmentId} is not a segment of this session.`;
+      }
+      afterSeq = seq;
+    }
+    const replay = await this.deps.store.segments.listAfter(id, afterSeq);
+    return { row, resumeToken: resume.resumeToken, replay, lastSeq, lastAckedAudioMs: resume.lastAckedAudioMs };
+  }
+
+  /**
+   * Continues the resumed session's numbering and audio clock: the clock restarts at the client's
+   * last acknowledged position (it sends the audio after it again); audio the recognizer already
+   * transcribed before the socket was lost is counted but not decoded twice.
+   */
+  private continueFrom(point: ResumePoint): void {
+    const rate = this.format?.sampleRate ?? RECOGNIZER_SAMPLE_RATE;
+    this.segments = point.lastSeq;
+    this.framesReceived = Math.round((point.lastAckedAudioMs * rate) / 1000);
+    this.acked = Math.floor(point.lastAckedAudioMs / ACK_INTERVAL_MS);
+    const from = Math.max(point.row.audio_ms, point.lastAckedAudioMs);
+    this.skipUntilFrames = Math.round((from * rate) / 1000);
+    this.streamOffsetMs = from;
+    this.transcribedMs = from;
   }
 
   private listen(stream: RecognizerStream, channel: number): void {
@@ -320,30 +561,30 @@ export class RealtimeSession {
       }
     });
     stream.on('final', (final) => {
-      if (final.text.trim() === '' || this.state === 'closed') return;
+      if (final.text.trim() === '' || this.sealed) return;
       this.segments += 1;
-      this.lastFinalEndMs[channel] = final.endMs;
-      this.send({
-        type: 'final',
-        segment: {
-          id: `seg_${String(this.segments).padStart(6, '0')}`,
-          text: final.text,
-          startMs: final.startMs,
-          endMs: final.endMs,
-          channel,
-          speaker,
-          ...(final.words === undefined
-            ? {}
-            : {
-                words: final.words.map((word) => ({
-                  word: word.word,
-                  startMs: word.startMs,
-                  endMs: word.endMs,
-                  ...(word.confidence === undefined ? {} : { confidence: word.confidence }),
-                })),
-              }),
-        },
-      });
+      const seq = this.segments;
+      const offset = this.streamOffsetMs;
+      const segment: TranscriptSegment = {
+        id: segmentId(seq),
+        text: final.text,
+        startMs: offset + final.startMs,
+        endMs: offset + final.endMs,
+        channel,
+        speaker,
+        ...(final.words === undefined
+          ? {}
+          : {
+              words: final.words.map((word) => ({
+                word: word.word,
+                startMs: offset + word.startMs,
+                endMs: offset + word.endMs,
+                ...(word.confidence === undefined ? {} : { confidence: word.confidence }),
+              })),
+            }),
+      };
+      this.lastFinalEndMs[channel] = segment.endMs;
+      this.finals = this.finals.then(() => this.storeAndSend(seq, segment));
     });
     stream.on('error', ({ code, message }) => {
       const closeCode =
@@ -355,9 +596,56 @@ export class RealtimeSession {
     });
   }
 
-  private scheduleLimits(credentialExpiresAt: number | null): void {
-    const sessionMs = this.config.maxSessionSeconds * 1000;
-    const sessionLead = Math.min(WARNING_LEAD_MS, sessionMs / 5);
+  /** Durability: a final is sent only once it is stored. */
+  private async storeAndSend(seq: number, segment: TranscriptSegment): Promise<void> {
+    if (this.storageFailed) return;
+    try {
+      await this.deps.store.segments.insert({
+        session_id: this.id,
+        seq,
+        id: segment.id,
+        text: segment.text,
+        start_ms: segment.startMs,
+        end_ms: segment.endMs,
+        channel: segment.channel,
+        speaker: segment.speaker,
+        words: segment.words === undefined ? null : JSON.stringify(segment.words),
+        created_at: this.deps.clock.now(),
+      });
+    } catch (error) {
+      this.storageFailed = true;
+      this.deps.logger.error({ err: error, sessionId: this.id, segmentId: segment.id }, 'realtime segment not stored');
+      void this.finish('error', REALTIME_CLOSE_CODES.internalError, {
+        code: 'internal_error',
+        message: 'A transcript segment could not be stored; resume the session to continue.',
+      });
+      return;
+    }
+    this.send({ type: 'final', segment });
+  }
+
+  /** Ends the recognizer streams; true when their last finals arrived within the flush timeout. */
+  private async flushStreams(): Promise<boolean> {
+    let timeout: NodeJS.Timeout | undefined;
+    const flushed = await Promise.race([
+      Promise.all(this.streams.map((stream) => stream.end())).then(() => true),
+      new Promise<boolean>((resolve) => (timeout = setTimeout(() => resolve(false), FLUSH_TIMEOUT_MS))),
+    ]);
+    clearTimeout(timeout);
+    return flushed;
+  }
+
+  /** Waits for the last finals to be stored; afterwards the recognizer's events are ignored. */
+  private async seal(): Promise<void> {
+    const flushed = await this.flushStreams();
+    await this.finals;
+    this.sealed = true;
+    if (flushed && !this.storageFailed) this.transcribedMs = this.audioMs;
+  }
+
+  private scheduleLimits(credentialExpiresAt: number | null, elapsedMs = 0): void {
+    const sessionMs = this.config.maxSessionSeconds * 1000 - elapsedMs;
+    const sessionLead = Math.min(WARNING_LEAD_MS, (this.config.maxSessionSeconds * 1000) / 5, sessionMs);
     this.after(sessionMs - sessionLead, () => {
       this.warn('session_limit_approaching', 'The session reaches its maximum length soon.', sessionLead);
     });
@@ -415,26 +703,23 @@ export class RealtimeSession {
   }
 
   /**
-   * Ends the session: an optional fatal error first, then the recognizer's last finals, then
-   * `ended` (when the session had started), then the close code.
+   * Ends the session: an optional fatal error first, then the recognizer's last finals (stored,
+   * then sent), then `ended` (when the session had started), then the close code.
    */
-  async finish(
-    reason: EndReason,
-    closeCode: number,
-    error?: { code: RealtimeErrorCode; message: string },
-  ): Promise<void> {
-    if (this.state === 'ending' || this.state === 'closed') return;
+  finish(reason: EndReason, closeCode: number, error?: { code: RealtimeErrorCode; message: string }): Promise<void> {
+    if (this.state === 'ending' || this.state === 'closed') return this.ending ?? Promise.resolve();
     const started = this.state === 'streaming';
     this.state = 'ending';
     this.clearTimers();
     if (error !== undefined) this.send({ type: 'error', code: error.code, message: error.message, fatal: true });
+    this.ending = this.end(started, reason, closeCode);
+    return this.ending;
+  }
+
+  private async end(started: boolean, reason: EndReason, closeCode: number): Promise<void> {
     if (started) {
-      let timeout: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.all(this.streams.map((stream) => stream.end())),
-        new Promise<void>((resolve) => (timeout = setTimeout(resolve, FLUSH_TIMEOUT_MS))),
-      ]);
-      clearTimeout(timeout);
+      await this.seal();
+      await this.markEnded(reason);
       this.send({ type: 'ended', sessionId: this.id, reason, audioMs: this.audioMs, segments: this.segments });
       this.deps.logger.info(
         { sessionId: this.id, reason, audioMs: this.audioMs, segments: this.segments },
@@ -444,13 +729,24 @@ export class RealtimeSession {
     if (this.socket.readyState === this.socket.OPEN) this.socket.close(closeCode, reason);
   }
 
-  /** Server shutdown: no flush, just `ended` and 1001. */
+  private async markEnded(reason: EndReason): Promise<void> {
+    try {
+      await this.deps.store.sessions.markEnded(this.id, {
+        endedAt: this.deps.clock.now(),
+        reason,
+        audioMs: this.transcribedMs,
+      });
+    } catch (error) {
+      this.deps.logger.error({ err: error, sessionId: this.id }, 'realtime session end not stored');
+    }
+  }
+
+  /** Server shutdown: `ended` and 1001 at once; the last finals are stored (not sent) for a resume. */
   shutdown(): void {
     if (this.state === 'ending' || this.state === 'closed') return;
     const started = this.state === 'streaming';
     this.state = 'ending';
     this.clearTimers();
-    for (const stream of this.streams) void stream.end();
     if (started) {
       this.send({
         type: 'ended',
@@ -459,16 +755,33 @@ export class RealtimeSession {
         audioMs: this.audioMs,
         segments: this.segments,
       });
+      this.ending = this.seal().then(() => this.markEnded('server_shutdown'));
     }
     if (this.socket.readyState === this.socket.OPEN)
       this.socket.close(REALTIME_CLOSE_CODES.goingAway, 'server_shutdown');
   }
 
   private closed(): void {
-    if (this.state !== 'ending') for (const stream of this.streams) void stream.end();
+    const interrupted = this.state === 'streaming';
     this.state = 'closed';
     this.clearTimers();
+    // A lost socket: the recognizer's last finals are stored (not sent), so a resume replays them.
+    this.settled = interrupted ? this.interrupted() : (this.ending ?? Promise.resolve());
+    if (!interrupted && this.ending === undefined) for (const stream of this.streams) void stream.end();
     this.onClosed(this);
+  }
+
+  private async interrupted(): Promise<void> {
+    await this.seal();
+    try {
+      await this.deps.store.sessions.touch(this.id, this.deps.clock.now(), this.transcribedMs);
+    } catch (error) {
+      this.deps.logger.error({ err: error, sessionId: this.id }, 'realtime session state not stored');
+    }
+    this.deps.logger.info(
+      { sessionId: this.id, audioMs: this.audioMs, segments: this.segments },
+      'realtime session lost its socket',
+    );
   }
 
   private clearTimers(): void {

@@ -5,6 +5,7 @@ import { EncountersRepository } from './encounters.js';
 import { NotesRepository } from './notes.js';
 import { PartnersRepository } from './partners.js';
 import { ProjectsRepository } from './projects.js';
+import { RealtimeSessionsRepository, TranscriptSegmentsRepository } from './realtime-sessions.js';
 import { RealtimeTokensRepository } from './realtime-tokens.js';
 import { SigningKeysRepository } from './signing-keys.js';
 
@@ -17,6 +18,8 @@ export interface Repositories {
   encounters: EncountersRepository;
   signingKeys: SigningKeysRepository;
   notes: NotesRepository;
+  realtimeSessions: RealtimeSessionsRepository;
+  transcriptSegments: TranscriptSegmentsRepository;
 }
 
 export function createRepositories(database: Database): Repositories {
@@ -29,5 +32,7 @@ export function createRepositories(database: Database): Repositories {
     encounters: new EncountersRepository(database.db),
     signingKeys: new SigningKeysRepository(database.db),
     notes: new NotesRepository(database.db),
+    realtimeSessions: new RealtimeSessionsRepository(database.db),
+    transcriptSegments: new TranscriptSegmentsRepository(database.db),
   };
 }

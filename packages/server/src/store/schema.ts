@@ -100,6 +100,48 @@ export interface NotesTable {
   expires_at: number;
 }
 
+export interface RealtimeSessionsTable {
+  id: string;
+  project_id: string;
+  environment: Environment;
+  credential_kind: 'api_key' | 'realtime_token';
+  /** The key that opened the session, or that minted its token. */
+  api_key_id: string | null;
+  /** The partner whose widget minted the session's token. */
+  partner_id: string | null;
+  /** The widget encounter the audio belongs to. */
+  encounter_id: string | null;
+  /** SHA-256 of the resume token. */
+  resume_token_hash: string;
+  /** JSON of the audio format. */
+  audio_format: string;
+  language: string;
+  created_at: number;
+  /** The last start, resume or disconnect. */
+  last_seen_at: number;
+  ended_at: number | null;
+  /** The `ended` event's reason, when the session ended (rather than lost its socket). */
+  end_reason: string | null;
+  /** Audio the recognizer transcribed to the end, in ms of the session. */
+  audio_ms: number;
+}
+
+export interface TranscriptSegmentsTable {
+  session_id: string;
+  /** 1, 2, 3…: the number in the segment's id. */
+  seq: number;
+  /** `seg_000001`… as sent to the client. */
+  id: string;
+  text: string;
+  start_ms: number;
+  end_ms: number;
+  channel: number;
+  speaker: 'clinician' | 'patient' | 'unknown';
+  /** JSON array of words with times (and confidence when the engine gives it). */
+  words: string | null;
+  created_at: number;
+}
+
 export interface DatabaseSchema {
   projects: ProjectsTable;
   api_keys: ApiKeysTable;
@@ -109,4 +151,6 @@ export interface DatabaseSchema {
   encounters: EncountersTable;
   widget_signing_keys: WidgetSigningKeysTable;
   notes: NotesTable;
+  realtime_sessions: RealtimeSessionsTable;
+  transcript_segments: TranscriptSegmentsTable;
 }

@@ -3,6 +3,7 @@ import type { Migration, MigrationProvider } from 'kysely';
 import { initial } from './0001-initial.js';
 import { widget } from './0002-widget.js';
 import { notes } from './0003-notes.js';
+import { realtime } from './0004-realtime.js';
 
 /**
  * Migrations in the order they apply. Names sort lexically, so they carry a zero-padded number;
@@ -12,6 +13,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-widget': widget,
   '0003-notes': notes,
+  '0004-realtime': realtime,
 };
 
 /** Every migration's name, in the order they apply. */

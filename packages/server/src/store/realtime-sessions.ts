@@ -1,0 +1,74 @@
+import type { Kysely, Selectable } from 'kysely';
+
+import type { DatabaseSchema, RealtimeSessionsTable, TranscriptSegmentsTable } from './schema.js';
+
+export type RealtimeSessionRow = Selectable<RealtimeSessionsTable>;
+export type TranscriptSegmentRow = Selectable<TranscriptSegmentsTable>;
+
+export class RealtimeSessionsRepository {
+  constructor(private readonly db: Kysely<DatabaseSchema>) {}
+
+  async insert(row: RealtimeSessionRow): Promise<void> {
+    await this.db.insertInto('realtime_sessions').values(row).execute();
+  }
+
+  async get(id: string): Promise<RealtimeSessionRow | undefined> {
+    return this.db.selectFrom('realtime_sessions').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** A resume or a lost socket: the session is seen now; `audioMs` when the recognizer flushed to there. */
+  async touch(id: string, now: number, audioMs?: number): Promise<void> {
+    await this.db
+      .updateTable('realtime_sessions')
+      .set({ last_seen_at: now, ...(audioMs === undefined ? {} : { audio_ms: audioMs }) })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Reopens a session that ended resumably (e.g. its credential expired), for a resume. */
+  async reopen(id: string, now: number): Promise<void> {
+    await this.db
+      .updateTable('realtime_sessions')
+      .set({ last_seen_at: now, ended_at: null, end_reason: null })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** The session ended (it sent `ended`): when, why, and the audio it transcribed. */
+  async markEnded(id: string, end: { endedAt: number; reason: string; audioMs: number }): Promise<void> {
+    await this.db
+      .updateTable('realtime_sessions')
+      .set({ ended_at: end.endedAt, last_seen_at: end.endedAt, end_reason: end.reason, audio_ms: end.audioMs })
+      .where('id', '=', id)
+      .execute();
+  }
+}
+
+export class TranscriptSegmentsRepository {
+  constructor(private readonly db: Kysely<DatabaseSchema>) {}
+
+  async insert(row: TranscriptSegmentRow): Promise<void> {
+    await this.db.insertInto('transcript_segments').values(row).execute();
+  }
+
+  /** The session's segments with a seq above `afterSeq` (0: all of them), in seq order. */
+  async listAfter(sessionId: string, afterSeq = 0): Promise<TranscriptSegmentRow[]> {
+    return this.db
+      .selectFrom('transcript_segments')
+      .selectAll()
+      .where('session_id', '=', sessionId)
+      .where('seq', '>', afterSeq)
+      .orderBy('seq')
+      .execute();
+  }
+
+  /** The highest seq stored for the session; 0 when it has none. */
+  async lastSeq(sessionId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('transcript_segments')
+      .select((eb) => eb.fn.max('seq').as('last'))
+      .where('session_id', '=', sessionId)
+      .executeTakeFirst();
+    return row?.last ?? 0;
+  }
+}
