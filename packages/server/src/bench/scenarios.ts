@@ -8,6 +8,7 @@ import { CURATED_TEMPLATES_JSON } from '../notes/templates.js';
 import type { Targets } from './ipc.js';
 import { TEMPLATES_PATH } from './ipc.js';
 import { conversationParsingScenario, DEFAULT_NOTES_DATA, noteGenerationScenario } from './notes-scenario.js';
+import { realtimeScenario } from './realtime-scenario.js';
 import { httpScenario, type Scenario } from './runner.js';
 
 const BARE_TEMPLATES = 'bare Fastify: GET templates';
@@ -63,4 +64,7 @@ export const SCENARIOS: readonly Scenario[] = [
   // Single-threaded, so notes per second here is notes per second per core.
   conversationParsingScenario(NOTES_DATA),
   noteGenerationScenario(NOTES_DATA),
+  // Realtime transcription: one stream, then more at once, each compared with the one-stream rate.
+  realtimeScenario(1),
+  ...[4, 8, 16].map((streams) => realtimeScenario(streams, realtimeScenario(1).name)),
 ];

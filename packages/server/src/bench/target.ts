@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 
 import { buildApp } from '../app.js';
+import { PocketSphinxRecognizer } from '../asr/index.js';
 import { ApiKeyService } from '../auth/api-keys.js';
 import { systemClock } from '../clock.js';
 import { loadConfig } from '../config/config.js';
@@ -39,6 +40,7 @@ async function listen(app: FastifyInstance): Promise<string> {
 interface Opened {
   apps: FastifyInstance[];
   runtime: Runtime | null;
+  recognizer: PocketSphinxRecognizer | null;
   directory: string;
 }
 
@@ -77,12 +79,17 @@ async function start(opened: Opened): Promise<Targets> {
     allowedOrigins: ['https://emr.bench.example'],
   });
 
+  // The real recognizer, one worker per core, warmed up so the first streams do not pay its start.
+  const recognizer = new PocketSphinxRecognizer();
+  opened.recognizer = recognizer;
+  if ((await recognizer.status()).available) await recognizer.warmUp();
   const api = await buildApp(config, {
     database: runtime.database,
     clock: systemClock,
     logger,
     rateLimitStore: runtime.rateLimitStore,
     readinessChecks: runtime.readinessChecks,
+    recognizer,
   });
   opened.apps.push(api);
 
@@ -103,6 +110,7 @@ async function start(opened: Opened): Promise<Targets> {
 
 async function close(opened: Opened): Promise<void> {
   await Promise.allSettled(opened.apps.map((app) => app.close()));
+  await opened.recognizer?.close().catch(() => undefined);
   await opened.runtime?.close().catch(() => undefined);
   rmSync(opened.directory, { recursive: true, force: true });
 }
@@ -116,7 +124,7 @@ async function main(): Promise<void> {
   // The runner passes the directory so it can remove it even if this process is killed; when
   // started by hand, make one.
   const directory = process.argv[2] ?? mkdtempSync(join(tmpdir(), 'chartwright-bench-'));
-  const opened: Opened = { apps: [], runtime: null, directory };
+  const opened: Opened = { apps: [], runtime: null, recognizer: null, directory };
 
   let closing: Promise<void> | null = null;
   const shutDown = (): void => {

@@ -1,0 +1,131 @@
+/**
+ * Realtime transcription under load: N sessions at once, each streaming real recorded speech
+ * (Debian's goforward.raw, "go forward ten meters", followed by a second of silence) in 100 ms
+ * frames at real-time pace, over the WebSocket of the service under test. Reports finals per second
+ * as audio seconds transcribed per second (the real-time streams sustained) and the latency from the
+ * end of each final's audio leaving the client to the final arriving. Against the one-stream run,
+ * the ratio shows how far throughput scales: N streams fully sustained read N×100%.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createHistogram, performance } from 'node:perf_hooks';
+
+import { REALTIME_WS_PATH } from '@chartwright/protocol';
+import WebSocket from 'ws';
+
+import type { Measurement, Scenario } from './runner.js';
+
+export const GOFORWARD_RAW = '/usr/share/pocketsphinx/test/data/goforward.raw';
+const FRAME_BYTES = 3200; // 100 ms of 16 kHz 16-bit mono
+const SILENCE_FRAMES = 10;
+
+interface StreamResult {
+  finals: number;
+  /** Audio the server acknowledged for the whole session (its `ended` total). */
+  audioMs: number;
+  latenciesMs: number[];
+  problems: string[];
+}
+
+/** One session: streams utterances at real time until `untilMs`, then stops and waits for `ended`. */
+async function runStream(url: string, apiKey: string, speech: Buffer, untilMs: number): Promise<StreamResult> {
+  const socket = new WebSocket(url, { headers: { authorization: `Bearer ${apiKey}` } });
+  const result: StreamResult = { finals: 0, audioMs: 0, latenciesMs: [], problems: [] };
+  // When each 100 ms frame left this client: a final's latency runs from the frame holding its end.
+  const sentAt: number[] = [];
+  const frames: Buffer[] = [];
+  for (let offset = 0; offset < speech.length; offset += FRAME_BYTES)
+    frames.push(speech.subarray(offset, offset + FRAME_BYTES));
+  for (let index = 0; index < SILENCE_FRAMES; index += 1) frames.push(Buffer.alloc(FRAME_BYTES));
+
+  return new Promise((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
+    const finish = () => {
+      clearInterval(timer);
+      resolve(result);
+    };
+    socket.on('error', (error) => {
+      result.problems.push(`socket error: ${error.message}`);
+      finish();
+    });
+    socket.on('close', finish);
+    socket.on('message', (data, isBinary) => {
+      if (isBinary) return;
+      const event = JSON.parse((data as Buffer).toString('utf8')) as {
+        type: string;
+        code?: string;
+        audioMs?: number;
+        segment?: { endMs: number };
+      };
+      if (event.type === 'started') {
+        let frame = 0;
+        timer = setInterval(() => {
+          if (performance.now() >= untilMs) {
+            clearInterval(timer);
+            socket.send(JSON.stringify({ type: 'stop' }));
+            return;
+          }
+          socket.send(frames[frame % frames.length] ?? Buffer.alloc(FRAME_BYTES));
+          sentAt.push(performance.now());
+          frame += 1;
+        }, 100);
+      } else if (event.type === 'final') {
+        result.finals += 1;
+        const spokenAt = sentAt[Math.max(0, Math.ceil((event.segment?.endMs ?? 0) / 100) - 1)];
+        if (spokenAt !== undefined) result.latenciesMs.push(performance.now() - spokenAt);
+      } else if (event.type === 'error') {
+        result.problems.push(`error event ${event.code ?? ''}`);
+      } else if (event.type === 'ended') {
+        result.audioMs = event.audioMs ?? 0;
+        socket.close();
+      }
+    });
+    socket.on('open', () => {
+      socket.send(
+        JSON.stringify({ type: 'start', audio: { encoding: 'pcm_s16le', sampleRate: 16000 }, interimResults: false }),
+      );
+    });
+  });
+}
+
+export function realtimeScenario(streams: number, baseline?: string): Scenario {
+  return {
+    name: `realtime, ${streams} stream${streams === 1 ? '' : 's'} at 1× (end of speech → final)`,
+    ...(baseline === undefined ? {} : { baseline }),
+    async measure({ targets, settings, progress }): Promise<Measurement> {
+      const empty = { responses: 0, seconds: 0, requestsPerSecond: 0, p50Ms: 0, p95Ms: 0, p99Ms: 0 };
+      if (!existsSync(GOFORWARD_RAW)) {
+        return { ...empty, problems: [`no ${GOFORWARD_RAW}: apt-get install -y pocketsphinx-testdata`] };
+      }
+      const speech = readFileSync(GOFORWARD_RAW);
+      const url = `${targets.apiOrigin.replace(/^http/, 'ws')}${REALTIME_WS_PATH}`;
+      progress(`realtime, ${streams} streams: measuring ${settings.durationSeconds} s`);
+      const start = performance.now();
+      const results = await Promise.all(
+        Array.from({ length: streams }, () =>
+          runStream(url, targets.apiKey, speech, start + settings.durationSeconds * 1000),
+        ),
+      );
+      const seconds = (performance.now() - start) / 1000;
+      const latencies = createHistogram({ lowest: 1, highest: 600_000_000, figures: 3 });
+      let finals = 0;
+      let audioMs = 0;
+      for (const result of results) {
+        finals += result.finals;
+        audioMs += result.audioMs;
+        for (const latency of result.latenciesMs) latencies.record(Math.max(1, Math.round(latency * 1000)));
+      }
+      const problems = results.flatMap((result) => result.problems);
+      if (finals === 0) problems.push('no final at all');
+      return {
+        responses: finals,
+        seconds,
+        // Seconds of audio transcribed per second: the number of real-time streams sustained.
+        requestsPerSecond: audioMs / 1000 / seconds,
+        p50Ms: finals === 0 ? 0 : latencies.percentile(50) / 1000,
+        p95Ms: finals === 0 ? 0 : latencies.percentile(95) / 1000,
+        p99Ms: finals === 0 ? 0 : latencies.percentile(99) / 1000,
+        problems,
+      };
+    },
+  };
+}
