@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { REALTIME_CLOSE_CODES, REALTIME_SUBPROTOCOL } from '@chartwright/protocol';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
-import { PocketSphinxRecognizer } from '../asr/index.js';
+import { PocketSphinxRecognizer, type Recognizer } from '../asr/index.js';
 import { resampleLinear } from '../asr/resample.js';
 import { parseWav } from '../asr/wav.js';
 import { wordErrorRate } from '../asr/wer.js';
@@ -94,6 +94,25 @@ async function mintToken(h: Harness, key: string, expiresInSeconds = 3600): Prom
 async function started(client: RealtimeClient, start: object = START) {
   client.send(start);
   return client.next('started');
+}
+
+/**
+ * Passes `inner` through, noting the worker process of each stream it opens (in the order the
+ * sessions opened them), so a test can tell which session a worker carries.
+ */
+function recordingWorkers(inner: PocketSphinxRecognizer): { recognizer: Recognizer; pids: number[] } {
+  const pids: number[] = [];
+  const recognizer: Recognizer = {
+    name: inner.name,
+    status: () => inner.status(),
+    openStream: async (options) => {
+      const stream = await inner.openStream(options);
+      pids.push(stream.workerPid);
+      return stream;
+    },
+    close: () => inner.close(),
+  };
+  return { recognizer, pids };
 }
 
 /** Harnesses and clients of one test, closed after it. */
@@ -697,6 +716,107 @@ describe.skipIf(missing.length > 0)('realtime WebSocket with PocketSphinx', () =
       bad.send({ type: 'stop' });
       expect((await bad.closed).code).toBe(1000);
     }, 30_000);
+  });
+
+  describe('recognizer faults', () => {
+    it('fails only the session on a killed decoder process with recognizer_crashed and 1011; the pool restarts it', async () => {
+      // Its own pool of two, so killing a worker disturbs no other test.
+      const dedicated = new PocketSphinxRecognizer({ workers: 2 });
+      try {
+        await dedicated.warmUp();
+        const { recognizer, pids } = recordingWorkers(dedicated);
+        const { h: service, url: address } = await harness({ recognizer });
+        const victim = track(await open(address, { bearer: service.project.testKey }));
+        const survivor = track(await open(address, { bearer: service.project.liveKey }));
+        const victimStarted = await started(victim, { ...START, interimResults: false });
+        await started(survivor, { ...START, interimResults: false });
+        // The pool pins each stream to the least-loaded worker: the two sessions run on different ones.
+        const [victimPid, survivorPid] = pids;
+        expect(victimPid).toBeDefined();
+        expect(survivorPid).toBeDefined();
+        expect(victimPid).not.toBe(survivorPid);
+        expect([...dedicated.workerPids()].sort()).toEqual([victimPid, survivorPid].sort());
+
+        const playing = stream(survivor, Buffer.concat([goforward(), silence(1000)]), S16_16K_BYTES_PER_SECOND, 4);
+        await stream(victim, goforward().subarray(0, 16_000), S16_16K_BYTES_PER_SECOND, Infinity);
+        process.kill(victimPid ?? 0, 'SIGKILL');
+
+        expect(await victim.next('error')).toMatchObject({ code: 'recognizer_crashed', fatal: true });
+        expect((await victim.closed).code).toBe(REALTIME_CLOSE_CODES.internalError);
+        expect(victim.of('ended')).toMatchObject([{ sessionId: victimStarted.sessionId, reason: 'error' }]);
+
+        // The other session never noticed.
+        await playing;
+        survivor.send({ type: 'stop' });
+        expect((await survivor.closed).code).toBe(REALTIME_CLOSE_CODES.normal);
+        expect(transcript(survivor)).toBe('go forward ten meters');
+        expect(survivor.of('error')).toEqual([]);
+        expect(survivor.of('ended')).toMatchObject([{ reason: 'stopped', segments: 1 }]);
+
+        // The pool restarted the killed worker; new sessions (one on each worker) decode again.
+        await expect.poll(() => dedicated.workerPids().length, { timeout: 10_000 }).toBe(2);
+        expect(dedicated.workerPids()).not.toContain(victimPid);
+        expect(dedicated.workerPids()).toContain(survivorPid);
+        const fresh = [
+          track(await open(address, { bearer: service.project.testKey })),
+          track(await open(address, { bearer: service.project.testKey })),
+        ];
+        for (const client of fresh) await started(client, { ...START, interimResults: false });
+        expect([...pids.slice(2)].sort()).toEqual([...dedicated.workerPids()].sort());
+        const utterance = Buffer.concat([goforward(), silence(1000)]);
+        await Promise.all(fresh.map((client) => stream(client, utterance, S16_16K_BYTES_PER_SECOND, 4)));
+        for (const client of fresh) {
+          client.send({ type: 'stop' });
+          expect((await client.closed).code).toBe(REALTIME_CLOSE_CODES.normal);
+          expect(transcript(client)).toBe('go forward ten meters');
+        }
+      } finally {
+        await dedicated.close();
+      }
+    }, 60_000);
+
+    it('closes a session sending far faster than real time with recognizer_overloaded and 4004; another keeps decoding', async () => {
+      // At most 2 s of audio may wait undecoded per stream.
+      const bounded = new PocketSphinxRecognizer({ workers: 2, maxPendingMs: 2000 });
+      try {
+        await bounded.warmUp();
+        const pidsBefore = [...bounded.workerPids()].sort();
+        const { h: service, url: address } = await harness({ recognizer: bounded });
+        const steady = track(await open(address, { bearer: service.project.liveKey }));
+        const flood = track(await open(address, { bearer: service.project.testKey }));
+        await started(steady, { ...START, interimResults: false });
+        const floodStarted = await started(flood, { ...START, interimResults: false });
+
+        // About three minutes of speech, sent back to back (hundreds of times real time).
+        const torrent = Buffer.concat(Array.from({ length: 64 }, () => goforward()));
+        const playing = stream(steady, Buffer.concat([goforward(), silence(1000)]), S16_16K_BYTES_PER_SECOND, 2);
+        await stream(flood, torrent, S16_16K_BYTES_PER_SECOND, Infinity);
+
+        const closed = await flood.closed;
+        expect(closed).toEqual({ code: REALTIME_CLOSE_CODES.overloaded, reason: 'error' });
+        expect(flood.of('error')).toMatchObject([{ code: 'recognizer_overloaded', fatal: true }]);
+        // The recognizer's undecoded-audio bound tripped, not the session's frame queue.
+        expect(flood.of('error')[0]?.message).toContain('faster than the recognizer can decode');
+        // Closed cleanly: the session ended (and said so) well before the server took in all the audio.
+        const [ended] = flood.of('ended');
+        expect(ended).toMatchObject({ sessionId: floodStarted.sessionId, reason: 'error' });
+        expect(ended?.audioMs).toBeLessThan(msOf(torrent.length) / 2);
+        expect(flood.events.at(-1)?.type).toBe('ended');
+
+        // The other session on the service carries on.
+        await playing;
+        steady.send({ type: 'stop' });
+        expect((await steady.closed).code).toBe(REALTIME_CLOSE_CODES.normal);
+        expect(transcript(steady)).toBe('go forward ten meters');
+        expect(steady.of('error')).toEqual([]);
+
+        // Nothing crashed and nothing is held: both sessions are gone and the same workers run.
+        await expect.poll(() => service.app.realtime.sessions().length).toBe(0);
+        expect([...bounded.workerPids()].sort()).toEqual(pidsBefore);
+      } finally {
+        await bounded.close();
+      }
+    }, 60_000);
   });
 });
 
