@@ -97,6 +97,7 @@ const envSchema = z
     REALTIME_IDLE_TIMEOUT_SECONDS: integer(5, 3600).default(30),
     REALTIME_MAX_FRAME_BYTES: integer(1024, 16 * 1024 * 1024).default(256 * 1024),
     REALTIME_RECOGNIZER_WORKERS: integer(0, 1024).default(0),
+    REALTIME_CREDENTIAL_CHECK_SECONDS: integer(1, 300).default(5),
   })
   .superRefine((values, context) => {
     // The OpenAI-compatible engine cannot run without an address and a model; say so at start.
@@ -147,6 +148,8 @@ export interface RealtimeConfig {
   readonly maxFrameBytes: number;
   /** Recognizer worker processes; 0 = one per CPU core. */
   readonly recognizerWorkers: number;
+  /** How often an open session checks that its credential was not revoked (closing with 4002 if so). */
+  readonly credentialCheckSeconds: number;
 }
 
 export interface NotesConfig {
@@ -227,6 +230,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
       idleTimeoutSeconds: values.REALTIME_IDLE_TIMEOUT_SECONDS,
       maxFrameBytes: values.REALTIME_MAX_FRAME_BYTES,
       recognizerWorkers: values.REALTIME_RECOGNIZER_WORKERS,
+      credentialCheckSeconds: values.REALTIME_CREDENTIAL_CHECK_SECONDS,
     }),
   });
 }

@@ -463,6 +463,22 @@ describe.skipIf(missing.length > 0)('realtime WebSocket with PocketSphinx', () =
       expect(client.of('ended')).toMatchObject([{ reason: 'credential_expired' }]);
     });
 
+    it('closes an open session with 4002 soon after its key is revoked, and only that one', async () => {
+      await setUp({ credentialCheckSeconds: 1 });
+      const doomed = track(await open(url, { bearer: h.project.testKey }));
+      const survivor = track(await open(url, { bearer: h.project.liveKey }));
+      await started(doomed);
+      await started(survivor);
+      await h.keys.revoke(h.project.testKeyId);
+      const error = await doomed.next('error');
+      expect(error).toMatchObject({ code: 'credential_expired', fatal: true });
+      expect((await doomed.closed).code).toBe(REALTIME_CLOSE_CODES.credentialExpired);
+      expect(doomed.of('ended')).toMatchObject([{ reason: 'credential_expired' }]);
+      survivor.send({ type: 'keepalive' });
+      survivor.send({ type: 'stop' });
+      expect(await survivor.next('ended')).toMatchObject({ reason: 'stopped' });
+    });
+
     it('ends sessions with server_shutdown and 1001 when the service closes', async () => {
       const client = track(await open(url, { bearer: h.project.testKey }));
       await started(client);

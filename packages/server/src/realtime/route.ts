@@ -72,12 +72,13 @@ export async function registerRealtimeRoute(
     },
   });
 
-  const principals = new WeakMap<FastifyRequest, Principal>();
+  const principals = new WeakMap<FastifyRequest, { principal: Principal; credential: string }>();
   app.route({
     method: 'GET',
     url: REALTIME_PATH,
     onRequest: async (request) => {
-      principals.set(request, await options.authenticator.authenticate(realtimeCredential(request)));
+      const credential = realtimeCredential(request);
+      principals.set(request, { principal: await options.authenticator.authenticate(credential), credential });
     },
     handler: () => {
       throw new AppError(
@@ -86,12 +87,15 @@ export async function registerRealtimeRoute(
       );
     },
     wsHandler: (socket, request) => {
-      const principal = principals.get(request);
-      if (principal === undefined) {
+      const authenticated = principals.get(request);
+      if (authenticated === undefined) {
         socket.close(1011, 'internal_error');
         return;
       }
-      options.service.accept(socket, principal);
+      // The session re-checks its credential while it runs, so a revoked key closes its sockets too.
+      options.service.accept(socket, authenticated.principal, async () => {
+        await options.authenticator.authenticate(authenticated.credential);
+      });
     },
   });
 }

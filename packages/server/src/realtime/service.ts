@@ -44,7 +44,7 @@ export class RealtimeService implements SessionRegistry {
   }
 
   /** Takes over an upgraded, authenticated socket; over the cap, it is told `at_capacity` and closed (1013). */
-  accept(socket: RealtimeSocket, principal: Principal): void {
+  accept(socket: RealtimeSocket, principal: Principal, revalidate: () => Promise<void>): void {
     if (this.#sessions.size >= this.deps.config.maxSessions) {
       const event: RealtimeServerEvent = {
         type: 'error',
@@ -57,7 +57,7 @@ export class RealtimeService implements SessionRegistry {
       this.deps.logger.warn({ maxSessions: this.deps.config.maxSessions }, 'realtime session refused: at capacity');
       return;
     }
-    const session = new RealtimeSession(socket, principal, { ...this.deps, registry: this }, (closed) => {
+    const session = new RealtimeSession(socket, principal, { ...this.deps, registry: this, revalidate }, (closed) => {
       this.#sessions.delete(closed);
       const id = closed.id;
       const settled = closed.settled.finally(() => {

@@ -76,6 +76,8 @@ export interface SessionDependencies {
   logger: FastifyBaseLogger;
   store: RealtimeStore;
   registry: SessionRegistry;
+  /** Throws when the credential that opened the socket no longer authenticates (revoked, expired). */
+  revalidate: () => Promise<void>;
 }
 
 export function segmentId(seq: number): string {
@@ -655,6 +657,15 @@ export class RealtimeSession {
         message: `The session reached its maximum length of ${this.config.maxSessionSeconds} s.`,
       });
     });
+    const check = setInterval(() => {
+      this.deps.revalidate().catch(() => {
+        void this.finish('credential_expired', REALTIME_CLOSE_CODES.credentialExpired, {
+          code: 'credential_expired',
+          message: 'The credential that opened this socket was revoked or expired.',
+        });
+      });
+    }, this.config.credentialCheckSeconds * 1000);
+    this.timers.add(check);
     if (credentialExpiresAt === null) return;
     const remaining = credentialExpiresAt - this.deps.clock.now();
     if (remaining > MAX_TIMER_MS) return;
