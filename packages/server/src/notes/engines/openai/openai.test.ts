@@ -410,10 +410,8 @@ describe('createOpenAiGenerator against an OpenAI-compatible server', () => {
 });
 
 describe('withFallback', () => {
-  const failing = (error: Error): NoteGenerator => ({
-    engine: { name: 'flaky', version: '1' },
-    generate: () => Promise.reject(error),
-  });
+  // The real engine whose HTTP client (the third-party part) fails the way it is told to.
+  const failing = (error: Error, model = 'fake-model') => engine({ model, fetch: () => Promise.reject(error) });
   const template: Template = soap;
 
   it('is a NoteProducer reporting the primary engine and no fallback when the primary succeeds', async () => {
@@ -427,13 +425,14 @@ describe('withFallback', () => {
 
   it('falls back with provider_error on an unexpected error of the primary', async () => {
     const outcome = await withFallback(failing(new TypeError('bug')), offline)({ ...input, template });
-    expect(outcome.fallback).toEqual({ engine: { name: 'flaky', version: '1' }, reason: 'provider_error' });
+    expect(outcome.fallback).toEqual({ engine: { name: 'openai', version: 'fake-model' }, reason: 'provider_error' });
+    expect(outcome.engine).toEqual(extractiveGenerator.engine);
   });
 
   it('passes an error of the fallback engine on', async () => {
-    const broken = failing(new Error('fallback broke'));
-    await expect(withFallback(failing(new EngineFailure('provider_timeout', 'slow')), broken)(input)).rejects.toThrow(
-      'fallback broke',
-    );
+    const broken = failing(new Error('fallback broke'), 'fallback-model');
+    await expect(withFallback(failing(new TypeError('primary broke')), broken)(input)).rejects.toMatchObject({
+      code: 'provider_error',
+    });
   });
 });
