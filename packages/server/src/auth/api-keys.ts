@@ -1,6 +1,7 @@
 import { apiKeyPrefix, type Environment } from '@chartwright/protocol';
 
 import type { Clock } from '../clock.js';
+import { MAX_GRACE_SECONDS } from '../config/config.js';
 import { AppError } from '../errors.js';
 import type { ApiKeyRow } from '../store/api-keys.js';
 import type { Repositories } from '../store/repositories.js';
@@ -27,8 +28,17 @@ export interface IssuedApiKey {
   secret: string;
 }
 
-/** 90 days, the most KEY_ROTATION_GRACE_SECONDS allows. */
-export const MAX_GRACE_SECONDS = 90 * 86400;
+/** A grace period in whole seconds within MAX_GRACE_SECONDS, or a 400 naming `graceSeconds`. */
+export function checkedGraceSeconds(graceSeconds: number): number {
+  // Bounded like KEY_ROTATION_GRACE_SECONDS: an end past what a Date can hold would rotate the key
+  // and then fail to show the replacement, leaving the project's keys unlistable.
+  if (!Number.isInteger(graceSeconds) || graceSeconds < 0 || graceSeconds > MAX_GRACE_SECONDS) {
+    throw AppError.invalidBody([
+      { path: 'graceSeconds', message: `must be a whole number of seconds, 0 to ${MAX_GRACE_SECONDS}` },
+    ]);
+  }
+  return graceSeconds;
+}
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
@@ -68,14 +78,7 @@ export class ApiKeyService {
     options: { graceSeconds?: number } = {},
   ): Promise<{ replacement: IssuedApiKey; previous: ApiKeySummary }> {
     const old = await this.requireKey(keyId);
-    const graceSeconds = options.graceSeconds ?? this.defaultGraceSeconds;
-    // Bounded like KEY_ROTATION_GRACE_SECONDS: an end past what a Date can hold would rotate the key
-    // and then fail to show the replacement, leaving the project's keys unlistable.
-    if (!Number.isInteger(graceSeconds) || graceSeconds < 0 || graceSeconds > MAX_GRACE_SECONDS) {
-      throw AppError.invalidBody([
-        { path: 'graceSeconds', message: `must be a whole number of seconds, 0 to ${MAX_GRACE_SECONDS}` },
-      ]);
-    }
+    const graceSeconds = checkedGraceSeconds(options.graceSeconds ?? this.defaultGraceSeconds);
     const { row, secret } = this.newKey(old.project_id, old.environment, old.name);
     const rotated = await this.repositories.apiKeys.rotate(old.id, row, this.clock.now() + graceSeconds * 1000);
     if (!rotated) {

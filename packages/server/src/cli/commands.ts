@@ -2,9 +2,9 @@ import { parseArgs } from 'node:util';
 
 import { ENVIRONMENTS, type Environment } from '@chartwright/protocol';
 
-import { ApiKeyService, MAX_GRACE_SECONDS, type ApiKeySummary } from '../auth/api-keys.js';
+import { ApiKeyService, type ApiKeySummary } from '../auth/api-keys.js';
 import { systemClock, type Clock } from '../clock.js';
-import { loadConfig } from '../config/config.js';
+import { loadConfig, MAX_GRACE_SECONDS } from '../config/config.js';
 import { ProjectService, type ProjectSummary } from '../projects/project-service.js';
 import { PartnerService, type PartnerSummary } from '../widget/partners.js';
 import { openDatabase } from '../store/database.js';

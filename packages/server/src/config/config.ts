@@ -2,6 +2,9 @@ import { z } from 'zod';
 
 import { formatPath } from '@chartwright/protocol';
 
+/** The longest grace period a rotated key or partner secret may get: 90 days. */
+export const MAX_GRACE_SECONDS = 90 * 86400;
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 const integer = (min: number, max: number) =>
@@ -70,7 +73,7 @@ const envSchema = z
     SANDBOX_BASE_URL: httpUrl.optional(),
     DATABASE_URL: databaseUrl.default('./data/chartwright.db'),
     REDIS_URL: redisUrl.optional(),
-    KEY_ROTATION_GRACE_SECONDS: integer(0, 90 * 86400).default(86400),
+    KEY_ROTATION_GRACE_SECONDS: integer(0, MAX_GRACE_SECONDS).default(86400),
     LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
     TRUST_PROXY: trustProxy.default(false),
     API_RATE_LIMIT_PER_MINUTE: integer(1, 1_000_000).default(600),

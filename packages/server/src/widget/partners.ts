@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 
 import type { Environment } from '@chartwright/protocol';
 
-import { MAX_GRACE_SECONDS } from '../auth/api-keys.js';
+import { checkedGraceSeconds } from '../auth/api-keys.js';
 import { generateId, generateSecret, hashSecret, secretHint } from '../auth/secrets.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
@@ -126,12 +126,7 @@ export class PartnerService {
   /** A new secret at once; the old one keeps working for the grace period (default as for API keys). */
   async rotateSecret(partnerId: string, options: { graceSeconds?: number } = {}): Promise<IssuedPartnerKey> {
     const existing = await this.require(partnerId);
-    const grace = options.graceSeconds ?? this.defaultGraceSeconds;
-    if (!Number.isInteger(grace) || grace < 0 || grace > MAX_GRACE_SECONDS) {
-      throw AppError.invalidBody([
-        { path: 'graceSeconds', message: `must be a whole number of seconds, 0 to ${MAX_GRACE_SECONDS}` },
-      ]);
-    }
+    const grace = checkedGraceSeconds(options.graceSeconds ?? this.defaultGraceSeconds);
     const secret = generateSecret('');
     const rotated = await this.repositories.partners.rotateSecret(
       partnerId,
