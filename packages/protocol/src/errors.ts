@@ -71,6 +71,14 @@ export const ERROR_CODES = Object.freeze({
     'not_found_error',
     'No note with this id exists for this project environment (or it passed its retention).',
   ),
+  realtime_session_not_found: code(
+    'not_found_error',
+    'No realtime session with this id exists for this project environment (or it passed its retention).',
+  ),
+  realtime_session_active: code(
+    'conflict_error',
+    'The realtime session is streaming on an open socket; stop it (or wait for it to end) before deleting it.',
+  ),
   template_not_found: code(
     'invalid_request_error',
     'No template has the template_id given; GET /api/v1/templates lists them.',

@@ -7,6 +7,7 @@ export * from './rest/endpoints.js';
 export * from './rest/health.js';
 export * from './rest/notes.js';
 export * from './rest/openapi.js';
+export * from './rest/realtime-sessions.js';
 export * from './rest/realtime-tokens.js';
 export * from './rest/templates.js';
 export * from './rest/widget-api.js';

@@ -12,7 +12,9 @@ import { registerJsonBodyParser } from './http/json-body.js';
 import { operationsRoutes, type ReadinessCheck } from './http/operations.js';
 import { requestIdFor } from './http/request-id.js';
 import { registerRouteTable } from './http/route-table.js';
-import { notesRoutes, registerNoteRetention } from './http/v1/notes.js';
+import { registerRetentionSweep } from './http/retention-sweep.js';
+import { notesRoutes } from './http/v1/notes.js';
+import { realtimeSessionRoutes } from './http/v1/realtime-sessions.js';
 import { realtimeTokenRoutes } from './http/v1/realtime-tokens.js';
 import { templatesRoutes } from './http/v1/templates.js';
 import { jwksRoute } from './http/widget/jwks-route.js';
@@ -22,6 +24,7 @@ import { widgetTokenRoute } from './http/widget/widget-token-route.js';
 import { RateLimiter, type RateLimitStore } from './ratelimit/rate-limiter.js';
 import { registerRealtimeRoute } from './realtime/route.js';
 import { RealtimeService } from './realtime/service.js';
+import { RealtimeSessionArchive } from './realtime/session-archive.js';
 import type { Database } from './store/database.js';
 import { createRepositories } from './store/repositories.js';
 import { noteProducer } from './notes/engines/select.js';
@@ -99,7 +102,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     noteProducer(config, deps.logger),
     config.notes.retentionDays * DAY_MS,
   );
-  registerNoteRetention(app, notes);
+  registerRetentionSweep(app, 'notes', () => notes.deleteExpired());
 
   operationsRoutes(app, {
     readinessChecks: { database: () => deps.database.ping(), ...deps.readinessChecks },
@@ -117,22 +120,32 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     ],
   });
 
+  const realtimeStore = { sessions: repositories.realtimeSessions, segments: repositories.transcriptSegments };
+  const realtime = new RealtimeService({
+    recognizer: deps.recognizer,
+    clock: deps.clock,
+    config: config.realtime,
+    logger: deps.logger,
+    store: realtimeStore,
+  });
+  const realtimeArchive = new RealtimeSessionArchive({
+    store: realtimeStore,
+    clock: deps.clock,
+    config: config.realtime,
+    isStreaming: (id) => realtime.holds(id),
+  });
+  registerRetentionSweep(app, 'realtime_sessions', () => realtimeArchive.deleteExpired());
+
   // The authenticated REST API: an encapsulated context so the key guard covers exactly these routes.
   await app.register((v1, _options, done) => {
     v1.addHook('onRequest', apiKeyGuard({ authenticator, rateLimiter, limitPerMinute: config.apiRateLimitPerMinute }));
     templatesRoutes(v1);
     notesRoutes(v1, notes);
     realtimeTokenRoutes(v1, realtimeTokens);
+    realtimeSessionRoutes(v1, realtimeArchive);
     done();
   });
 
-  const realtime = new RealtimeService({
-    recognizer: deps.recognizer,
-    clock: deps.clock,
-    config: config.realtime,
-    logger: deps.logger,
-    store: { sessions: repositories.realtimeSessions, segments: repositories.transcriptSegments },
-  });
   app.decorate('realtime', realtime);
   await registerRealtimeRoute(app, { authenticator, service: realtime, maxFrameBytes: config.realtime.maxFrameBytes });
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ErrorCode } from '../errors.js';
 import { healthSchema } from './health.js';
 import { createNoteRequestSchema, noteSchema } from './notes.js';
+import { realtimeSessionSchema } from './realtime-sessions.js';
 import { createRealtimeTokenRequestSchema, realtimeTokenSchema } from './realtime-tokens.js';
 import { templateListSchema } from './templates.js';
 import {
@@ -136,6 +137,26 @@ export const REST_ENDPOINTS = [
     requestBody: { schema: createRealtimeTokenRequestSchema, required: false },
     success: { status: 201, description: 'The token, shown once.', schema: realtimeTokenSchema },
     errors: BODY_ERRORS,
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/realtime/sessions/{id}',
+    operationId: 'retrieveRealtimeSession',
+    summary: 'Retrieve a realtime session of this project environment and its stored transcript',
+    tag: 'Realtime',
+    auth: 'api_key',
+    success: { status: 200, description: 'The session and every stored segment.', schema: realtimeSessionSchema },
+    errors: ['realtime_session_not_found'],
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/realtime/sessions/{id}',
+    operationId: 'deleteRealtimeSession',
+    summary: 'Delete a realtime session and its transcript now, before its retention ends',
+    tag: 'Realtime',
+    auth: 'api_key',
+    success: { status: 204, description: 'Deleted; it can no longer be retrieved or resumed.', schema: z.null() },
+    errors: ['realtime_session_not_found', 'realtime_session_active'],
   },
   {
     method: 'GET',

@@ -68,12 +68,18 @@ function operation(spec: EndpointSpec): JsonObject {
     tags: [spec.tag],
     security: SECURITY[spec.auth],
     responses: {
-      [String(spec.success.status)]: {
-        description: spec.success.description,
-        content: {
-          [spec.success.contentType ?? 'application/json']: { schema: schemaRef(spec.success.schema, 'output') },
-        },
-      },
+      // 204 No Content has no body to describe.
+      [String(spec.success.status)]:
+        spec.success.status === 204
+          ? { description: spec.success.description }
+          : {
+              description: spec.success.description,
+              content: {
+                [spec.success.contentType ?? 'application/json']: {
+                  schema: schemaRef(spec.success.schema, 'output'),
+                },
+              },
+            },
       ...errorResponses(spec),
     },
   };

@@ -1,5 +1,11 @@
 import type { Environment } from '@chartwright/protocol';
 
+/** The project environment a resource belongs to: nothing crosses between two of them. */
+export interface ProjectScope {
+  readonly projectId: string;
+  readonly environment: Environment;
+}
+
 /** Who is calling with a permanent sk_ key. */
 export interface ApiKeyPrincipal {
   readonly kind: 'api_key';

@@ -101,6 +101,7 @@ const envSchema = z
     REALTIME_MAX_FRAME_BYTES: integer(1024, 16 * 1024 * 1024).default(256 * 1024),
     REALTIME_RECOGNIZER_WORKERS: integer(0, 1024).default(0),
     REALTIME_CREDENTIAL_CHECK_SECONDS: integer(1, 300).default(5),
+    REALTIME_RETENTION_DAYS: integer(1, 3650).default(30),
   })
   .superRefine((values, context) => {
     // The OpenAI-compatible engine cannot run without an address and a model; say so at start.
@@ -153,6 +154,8 @@ export interface RealtimeConfig {
   readonly recognizerWorkers: number;
   /** How often an open session checks that its credential was not revoked (closing with 4002 if so). */
   readonly credentialCheckSeconds: number;
+  /** How long a session and its transcript are kept after its last activity. */
+  readonly retentionDays: number;
 }
 
 export interface NotesConfig {
@@ -234,6 +237,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
       maxFrameBytes: values.REALTIME_MAX_FRAME_BYTES,
       recognizerWorkers: values.REALTIME_RECOGNIZER_WORKERS,
       credentialCheckSeconds: values.REALTIME_CREDENTIAL_CHECK_SECONDS,
+      retentionDays: values.REALTIME_RETENTION_DAYS,
     }),
   });
 }

@@ -4,11 +4,11 @@ import {
   CUSTOM_TEMPLATE_ID,
   MAX_CONVERSATION_CHARACTERS,
   type CreateNoteParams,
-  type Environment,
   type Note,
   type Template,
 } from '@chartwright/protocol';
 
+import type { ProjectScope } from '../auth/principal.js';
 import { generateId } from '../auth/secrets.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
@@ -19,11 +19,6 @@ import { parseConversation } from './parse-conversation.js';
 import { renderNote, sectionText } from './render.js';
 import { resolveTemplate } from './template-resolution.js';
 import { findCuratedTemplate } from './templates.js';
-
-export interface NoteScope {
-  projectId: string;
-  environment: Environment;
-}
 
 /** Key order does not change the hash: two equal inputs always hash alike. */
 function canonicalJson(value: unknown): string {
@@ -92,7 +87,7 @@ export class NoteService {
     private readonly retentionMs: number,
   ) {}
 
-  async create(scope: NoteScope, params: CreateNoteParams, signal?: AbortSignal): Promise<Note> {
+  async create(scope: ProjectScope, params: CreateNoteParams, signal?: AbortSignal): Promise<Note> {
     if (params.conversation_text.length > MAX_CONVERSATION_CHARACTERS) {
       throw new AppError(
         'conversation_too_long',
@@ -153,7 +148,7 @@ export class NoteService {
     return noteFromRow(row);
   }
 
-  async retrieve(scope: NoteScope, id: string): Promise<Note> {
+  async retrieve(scope: ProjectScope, id: string): Promise<Note> {
     const row = await this.repositories.notes.getScoped(id, scope, this.clock.now());
     if (row === undefined)
       throw new AppError('note_not_found', `No note ${id} exists for this key's project environment.`);

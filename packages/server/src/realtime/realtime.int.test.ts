@@ -16,7 +16,7 @@ import { testConfig, type RealtimeConfig } from '../config/config.js';
 import { createHarness, type Harness } from '../test-support/harness.js';
 import { GOFORWARD, missingSpeechTools } from '../test-support/speech.js';
 import { connect, open, realtimeUrl, type RealtimeClient } from '../test-support/realtime-client.js';
-import { RESUME_WINDOW_MS } from './session.js';
+import { RESUME_WINDOW_MS } from './stored-session.js';
 
 /**
  * The realtime WebSocket end to end, over a real server on port 0, with the real PocketSphinx
@@ -297,6 +297,60 @@ describe.skipIf(missing.length > 0)('realtime WebSocket with PocketSphinx', () =
       expect(types.indexOf('partial')).toBeGreaterThanOrEqual(0);
       expect(types.indexOf('partial')).toBeLessThan(types.indexOf('final'));
       expect(client.of('partial').every((partial) => partial.channel === 0)).toBe(true);
+    }, 30_000);
+
+    it('serves the stored transcript back over REST, refuses to delete it while streaming, and deletes it after', async () => {
+      const client = track(await open(url, { bearer: h.project.testKey }));
+      const { sessionId } = await started(client);
+      await stream(client, Buffer.concat([goforward(), silence(1000)]), S16_16K_BYTES_PER_SECOND, Infinity);
+      const first = await client.next('final');
+      const path = `/api/v1/realtime/sessions/${sessionId}`;
+
+      const whileOpen = await h.request({ method: 'GET', url: path, key: h.project.testKey });
+      expect(whileOpen.statusCode).toBe(200);
+      expect(whileOpen.headers['cache-control']).toBe('no-store');
+      expect(whileOpen.json()).toMatchObject({ id: sessionId, status: 'open', endReason: null, resumable: true });
+      const busy = await h.request({ method: 'DELETE', url: path, key: h.project.testKey });
+      expect(busy.statusCode).toBe(409);
+      expect(busy.json()).toMatchObject({ error: { code: 'realtime_session_active' } });
+
+      client.send({ type: 'stop' });
+      await client.closed;
+      const finals = client.of('final').map((final) => final.segment);
+      const read = await h.request({ method: 'GET', url: path, key: h.project.testKey });
+      expect(read.json()).toEqual({
+        id: sessionId,
+        status: 'ended',
+        endReason: 'stopped',
+        resumable: false,
+        language: 'en-US',
+        audio: { encoding: 'pcm_s16le', sampleRate: 16000, channels: 1 },
+        audioMs: client.of('ended')[0]?.audioMs,
+        createdAt: new Date(h.clock.now()).toISOString(),
+        lastActivityAt: new Date(h.clock.now()).toISOString(),
+        endedAt: new Date(h.clock.now()).toISOString(),
+        expiresAt: new Date(h.clock.now() + h.config.realtime.retentionDays * 86_400_000).toISOString(),
+        text: finals.map((segment) => segment.text).join(' '),
+        segments: finals,
+      });
+      expect(finals[0]).toEqual(first.segment);
+
+      // Another environment of the same project, and a temporary token, cannot read it.
+      const otherEnvironment = await h.request({ method: 'GET', url: path, key: h.project.liveKey });
+      expect(otherEnvironment.statusCode).toBe(404);
+      expect(otherEnvironment.json()).toMatchObject({ error: { code: 'realtime_session_not_found' } });
+      const token = await mintToken(h, h.project.testKey);
+      expect((await h.request({ method: 'GET', url: path, key: token })).statusCode).toBe(403);
+
+      const deleted = await h.request({ method: 'DELETE', url: path, key: h.project.testKey });
+      expect(deleted.statusCode).toBe(204);
+      expect(deleted.body).toBe('');
+      expect((await h.request({ method: 'GET', url: path, key: h.project.testKey })).statusCode).toBe(404);
+      expect(await h.repositories.transcriptSegments.listAfter(sessionId)).toEqual([]);
+      // A deleted session cannot be resumed.
+      const again = track(await open(url, { bearer: h.project.testKey }));
+      again.send({ ...START, resume: { sessionId, resumeToken: 'rsm_x', lastAckedAudioMs: 0 } });
+      expect(await again.next('error')).toMatchObject({ code: 'resume_failed', fatal: false });
     }, 30_000);
 
     it('splits two channels into clinician and patient streams and converts float PCM at 48 kHz', async () => {

@@ -34,7 +34,7 @@ export class RealtimeService implements SessionRegistry {
     },
   ) {}
 
-  holds(id: string, except: RealtimeSession): boolean {
+  holds(id: string, except?: RealtimeSession): boolean {
     for (const session of this.#sessions) if (session !== except && session.id === id) return true;
     return false;
   }

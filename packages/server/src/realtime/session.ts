@@ -37,6 +37,7 @@ import type {
   TranscriptSegmentsRepository,
 } from '../store/realtime-sessions.js';
 import { bytesPerFrame, decodeFrame, framesIn, RECOGNIZER_SAMPLE_RATE } from './audio.js';
+import { resumeRefusal, segmentOfRow } from './stored-session.js';
 
 /** Audio position between two `ack` events. */
 export const ACK_INTERVAL_MS = 500;
@@ -48,10 +49,6 @@ export const WARNING_LEAD_MS = 60_000;
 const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
 /** setTimeout's largest delay; limits further away than this are not scheduled (they cannot fire first). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
-/** A session that lost its socket (or ended resumably) may be resumed this long after its last activity. */
-export const RESUME_WINDOW_MS = 10 * 60_000;
-/** Sessions that ended for these reasons cannot be resumed. */
-const FINAL_END_REASONS: ReadonlySet<string> = new Set(['stopped', 'session_limit']);
 
 export type EndReason = Extract<RealtimeServerEvent, { type: 'ended' }>['reason'];
 
@@ -63,8 +60,8 @@ export interface RealtimeStore {
 
 /** The instance's sessions, as a resume sees them. */
 export interface SessionRegistry {
-  /** True when another open socket of this instance carries session `id`. */
-  holds(id: string, except: RealtimeSession): boolean;
+  /** True when an open socket of this instance (other than `except`) carries session `id`. */
+  holds(id: string, except?: RealtimeSession): boolean;
   /** Resolves once a session of this instance that lost its socket has stored its last segments. */
   settled(id: string): Promise<void>;
 }
@@ -90,18 +87,6 @@ export function segmentSeq(id: string): number | undefined {
   if (match?.[1] === undefined) return undefined;
   const seq = Number(match[1]);
   return Number.isSafeInteger(seq) && seq > 0 && segmentId(seq) === id ? seq : undefined;
-}
-
-function segmentOfRow(row: TranscriptSegmentRow): TranscriptSegment {
-  return {
-    id: row.id,
-    text: row.text,
-    startMs: row.start_ms,
-    endMs: row.end_ms,
-    channel: row.channel,
-    speaker: row.speaker,
-    ...(row.words === null ? {} : { words: JSON.parse(row.words) as NonNullable<TranscriptSegment['words']> }),
-  };
 }
 
 function sameHash(left: string, right: string): boolean {
@@ -513,16 +498,8 @@ export class RealtimeSession {
     await this.deps.registry.settled(id);
     const row = await this.deps.store.sessions.get(id);
     if (row === undefined) return 'The session no longer exists.';
-    if (row.end_reason !== null && FINAL_END_REASONS.has(row.end_reason)) {
-      return `The session ended (${row.end_reason}) and cannot be resumed; start a new one.`;
-    }
-    const now = this.deps.clock.now();
-    if (now - (row.ended_at ?? row.last_seen_at) > RESUME_WINDOW_MS) {
-      return `Sessions can be resumed for ${RESUME_WINDOW_MS / 60_000} minutes after their last activity; start a new one.`;
-    }
-    if (now - row.created_at >= this.config.maxSessionSeconds * 1000) {
-      return 'The session reached its maximum length; start a new one.';
-    }
+    const refusal = resumeRefusal(row, this.deps.clock.now(), this.config.maxSessionSeconds);
+    if (refusal !== undefined) return refusal;
     if (!sameFormat(row.audio_format, format)) {
       return 'audio: a resumed session keeps the audio format it started with.';
     }

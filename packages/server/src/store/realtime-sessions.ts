@@ -1,3 +1,4 @@
+import type { Environment } from '@chartwright/protocol';
 import type { Kysely, Selectable } from 'kysely';
 
 import type { DatabaseSchema, RealtimeSessionsTable, TranscriptSegmentsTable } from './schema.js';
@@ -14,6 +15,33 @@ export class RealtimeSessionsRepository {
 
   async get(id: string): Promise<RealtimeSessionRow | undefined> {
     return this.db.selectFrom('realtime_sessions').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The session, only for its project environment and only while it is retained (active after `retainedAfter`). */
+  async getScoped(
+    id: string,
+    scope: { projectId: string; environment: Environment },
+    retainedAfter: number,
+  ): Promise<RealtimeSessionRow | undefined> {
+    return this.db
+      .selectFrom('realtime_sessions')
+      .selectAll()
+      .where('id', '=', id)
+      .where('project_id', '=', scope.projectId)
+      .where('environment', '=', scope.environment)
+      .where('last_seen_at', '>', retainedAfter)
+      .executeTakeFirst();
+  }
+
+  /** Deletes the session; its segments go with it (foreign key cascade). */
+  async delete(id: string): Promise<void> {
+    await this.db.deleteFrom('realtime_sessions').where('id', '=', id).execute();
+  }
+
+  /** Deletes sessions (and their segments) last active at or before `cutoff`; returns how many sessions. */
+  async deleteLastSeenBy(cutoff: number): Promise<number> {
+    const result = await this.db.deleteFrom('realtime_sessions').where('last_seen_at', '<=', cutoff).executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   /** A resume or a lost socket: the session is seen now; `audioMs` when the recognizer flushed to there. */

@@ -26,28 +26,3 @@ export function notesRoutes(app: FastifyInstance, notes: NoteService): void {
     notes.retrieve(principalOf(request), request.params.id),
   );
 }
-
-const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
-
-/** Deletes notes past their retention hourly while the service runs (and once at start). */
-export function registerNoteRetention(app: FastifyInstance, notes: NoteService): void {
-  let timer: NodeJS.Timeout | undefined;
-  const sweep = () => {
-    notes.deleteExpired().then(
-      (deleted) => {
-        if (deleted > 0) app.log.info({ deleted }, 'deleted notes past their retention');
-      },
-      (error: unknown) => app.log.warn({ err: error }, 'note retention sweep failed'),
-    );
-  };
-  app.addHook('onReady', (done) => {
-    sweep();
-    timer = setInterval(sweep, SWEEP_INTERVAL_MS);
-    timer.unref();
-    done();
-  });
-  app.addHook('onClose', (_instance, done) => {
-    clearInterval(timer);
-    done();
-  });
-}

@@ -4,6 +4,7 @@ import { initial } from './0001-initial.js';
 import { widget } from './0002-widget.js';
 import { notes } from './0003-notes.js';
 import { realtime } from './0004-realtime.js';
+import { realtimeRetention } from './0005-realtime-retention.js';
 
 /**
  * Migrations in the order they apply. Names sort lexically, so they carry a zero-padded number;
@@ -14,6 +15,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0002-widget': widget,
   '0003-notes': notes,
   '0004-realtime': realtime,
+  '0005-realtime-retention': realtimeRetention,
 };
 
 /** Every migration's name, in the order they apply. */

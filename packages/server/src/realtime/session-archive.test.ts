@@ -1,0 +1,173 @@
+import type { ErrorBody, RealtimeSessionResource } from '@chartwright/protocol';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import type { RealtimeSessionRow } from '../store/realtime-sessions.js';
+import { TEST_DIALECTS } from '../test-support/databases.js';
+import { createHarness, type Harness } from '../test-support/harness.js';
+import { RealtimeSessionArchive } from './session-archive.js';
+import { RESUME_WINDOW_MS } from './stored-session.js';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Reading realtime sessions back, deleting them and the retention sweep, on every test database.
+ * Sessions here are stored rows, as a socket stores them; realtime.int.test.ts covers the same
+ * routes after a real streamed session.
+ */
+describe.each(TEST_DIALECTS)('realtime sessions after the fact (%s)', (dialect) => {
+  let h: Harness;
+  let archive: RealtimeSessionArchive;
+  beforeEach(async () => {
+    h = await createHarness({ dialect, config: { realtime: { ...(await baseRealtime()), retentionDays: 7 } } });
+    archive = new RealtimeSessionArchive({
+      store: { sessions: h.repositories.realtimeSessions, segments: h.repositories.transcriptSegments },
+      clock: h.clock,
+      config: h.config.realtime,
+      isStreaming: () => false,
+    });
+  });
+  afterEach(async () => {
+    await h.close();
+  });
+
+  async function baseRealtime() {
+    const { testConfig } = await import('../config/config.js');
+    return testConfig().realtime;
+  }
+
+  async function storeSession(id: string, overrides: Partial<RealtimeSessionRow> = {}): Promise<void> {
+    const now = h.clock.now();
+    await h.repositories.realtimeSessions.insert({
+      id,
+      project_id: h.project.id,
+      environment: 'test',
+      credential_kind: 'api_key',
+      api_key_id: h.project.testKeyId,
+      partner_id: null,
+      encounter_id: null,
+      resume_token_hash: `hash-${id}`,
+      audio_format: JSON.stringify({ encoding: 'pcm_s16le', sampleRate: 16000, channels: 2 }),
+      language: 'en-GB',
+      created_at: now,
+      last_seen_at: now,
+      ended_at: null,
+      end_reason: null,
+      audio_ms: 0,
+      ...overrides,
+    });
+    for (const [seq, text] of ['good morning', '', 'my knee hurts'].entries()) {
+      await h.repositories.transcriptSegments.insert({
+        session_id: id,
+        seq: seq + 1,
+        id: `seg_00000${seq + 1}`,
+        text,
+        start_ms: seq * 1000,
+        end_ms: seq * 1000 + 800,
+        channel: seq % 2,
+        speaker: seq % 2 === 0 ? 'clinician' : 'patient',
+        words: seq === 0 ? JSON.stringify([{ word: 'good', startMs: 0, endMs: 300 }]) : null,
+        created_at: now,
+      });
+    }
+  }
+
+  const get = (id: string, key = h.project.testKey) =>
+    h.request({ method: 'GET', url: `/api/v1/realtime/sessions/${id}`, key });
+
+  it('returns the session and its segments in order, with the joined text', async () => {
+    await storeSession('rts_a', { audio_ms: 2800 });
+    const response = await get('rts_a');
+    expect(response.statusCode).toBe(200);
+    const session = response.json<RealtimeSessionResource>();
+    expect(session).toMatchObject({
+      id: 'rts_a',
+      status: 'open',
+      endReason: null,
+      resumable: true,
+      language: 'en-GB',
+      audio: { encoding: 'pcm_s16le', sampleRate: 16000, channels: 2 },
+      audioMs: 2800,
+      endedAt: null,
+      text: 'good morning my knee hurts',
+    });
+    expect(session.segments.map((segment) => [segment.id, segment.speaker, segment.channel])).toEqual([
+      ['seg_000001', 'clinician', 0],
+      ['seg_000002', 'patient', 1],
+      ['seg_000003', 'clinician', 0],
+    ]);
+    expect(session.segments[0]?.words).toEqual([{ word: 'good', startMs: 0, endMs: 300 }]);
+    expect(session.segments[1]).not.toHaveProperty('words');
+  });
+
+  it('says whether the session can still be resumed', async () => {
+    await storeSession('rts_lost');
+    await storeSession('rts_stopped', { ended_at: h.clock.now(), end_reason: 'stopped' });
+    await storeSession('rts_idle', { ended_at: h.clock.now(), end_reason: 'idle_timeout' });
+    expect((await get('rts_stopped')).json()).toMatchObject({
+      status: 'ended',
+      endReason: 'stopped',
+      resumable: false,
+    });
+    expect((await get('rts_idle')).json()).toMatchObject({
+      status: 'ended',
+      endReason: 'idle_timeout',
+      resumable: true,
+    });
+    h.clock.advance(RESUME_WINDOW_MS + 1);
+    expect((await get('rts_lost')).json()).toMatchObject({ status: 'open', resumable: false });
+    expect((await get('rts_idle')).json()).toMatchObject({ resumable: false });
+  });
+
+  it('keeps sessions to their project environment', async () => {
+    await storeSession('rts_sandbox');
+    const live = await get('rts_sandbox', h.project.liveKey);
+    expect(live.statusCode).toBe(404);
+    expect(live.json<ErrorBody>().error).toMatchObject({
+      code: 'realtime_session_not_found',
+      message: "No realtime session rts_sandbox exists for this key's project environment.",
+    });
+    const other = await h.projects.create('Another clinic');
+    const otherKey = await h.keys.create({ projectId: other.id, environment: 'test' });
+    expect((await get('rts_sandbox', otherKey.secret)).statusCode).toBe(404);
+    const deleted = await h.request({
+      method: 'DELETE',
+      url: '/api/v1/realtime/sessions/rts_sandbox',
+      key: otherKey.secret,
+    });
+    expect(deleted.statusCode).toBe(404);
+    expect((await get('rts_sandbox')).statusCode).toBe(200);
+    expect((await get('rts_never')).statusCode).toBe(404);
+  });
+
+  it('stops serving a session at the end of its retention and the sweep deletes it with its segments', async () => {
+    await storeSession('rts_old', { ended_at: h.clock.now(), end_reason: 'stopped' });
+    h.clock.advance(DAY_MS);
+    await storeSession('rts_new');
+    h.clock.advance(6 * DAY_MS - 1);
+    expect((await get('rts_old')).json()).toMatchObject({
+      expiresAt: new Date(h.clock.now() + 1).toISOString(),
+    });
+    h.clock.advance(1);
+    expect((await get('rts_old')).statusCode).toBe(404);
+    expect(await archive.deleteExpired()).toBe(1);
+    expect(await archive.deleteExpired()).toBe(0);
+    expect(await h.repositories.realtimeSessions.get('rts_old')).toBeUndefined();
+    expect(await h.repositories.transcriptSegments.listAfter('rts_old')).toEqual([]);
+    expect(await h.repositories.transcriptSegments.listAfter('rts_new')).toHaveLength(3);
+    expect((await get('rts_new')).statusCode).toBe(200);
+  });
+
+  it('refuses to delete a session a socket of this instance is streaming', async () => {
+    await storeSession('rts_live');
+    const streaming = new RealtimeSessionArchive({
+      store: { sessions: h.repositories.realtimeSessions, segments: h.repositories.transcriptSegments },
+      clock: h.clock,
+      config: h.config.realtime,
+      isStreaming: (id) => id === 'rts_live',
+    });
+    await expect(streaming.delete({ projectId: h.project.id, environment: 'test' }, 'rts_live')).rejects.toMatchObject({
+      code: 'realtime_session_active',
+    });
+    expect(await h.repositories.transcriptSegments.listAfter('rts_live')).toHaveLength(3);
+  });
+});

@@ -1,0 +1,84 @@
+/**
+ * Realtime sessions after the fact: reading a session and its stored transcript back, deleting it on
+ * request, and the retention sweep. Everything is scoped to the project environment that made it.
+ */
+import { endedEventSchema, type AudioFormat, type RealtimeSessionResource } from '@chartwright/protocol';
+
+import type { ProjectScope } from '../auth/principal.js';
+import type { Clock } from '../clock.js';
+import type { RealtimeConfig } from '../config/config.js';
+import { AppError } from '../errors.js';
+import type { RealtimeSessionRow } from '../store/realtime-sessions.js';
+import type { RealtimeStore } from './session.js';
+import { resumeRefusal, segmentOfRow } from './stored-session.js';
+
+const DAY_MS = 86_400_000;
+
+export class RealtimeSessionArchive {
+  private readonly retentionMs: number;
+
+  constructor(
+    private readonly deps: {
+      store: RealtimeStore;
+      clock: Clock;
+      config: Pick<RealtimeConfig, 'retentionDays' | 'maxSessionSeconds'>;
+      /** True while a socket of this instance streams the session. */
+      isStreaming: (id: string) => boolean;
+    },
+  ) {
+    this.retentionMs = deps.config.retentionDays * DAY_MS;
+  }
+
+  async retrieve(scope: ProjectScope, id: string): Promise<RealtimeSessionResource> {
+    const now = this.deps.clock.now();
+    const row = await this.find(scope, id, now);
+    const segments = (await this.deps.store.segments.listAfter(row.id)).map(segmentOfRow);
+    const open = row.ended_at === null;
+    return {
+      id: row.id,
+      status: open ? 'open' : 'ended',
+      endReason: open ? null : (endedEventSchema.shape.reason.safeParse(row.end_reason).data ?? null),
+      resumable: resumeRefusal(row, now, this.deps.config.maxSessionSeconds) === undefined,
+      language: row.language,
+      audio: JSON.parse(row.audio_format) as AudioFormat,
+      audioMs: row.audio_ms,
+      createdAt: new Date(row.created_at).toISOString(),
+      lastActivityAt: new Date(row.last_seen_at).toISOString(),
+      endedAt: row.ended_at === null ? null : new Date(row.ended_at).toISOString(),
+      expiresAt: new Date(row.last_seen_at + this.retentionMs).toISOString(),
+      text: segments
+        .map((segment) => segment.text)
+        .filter((text) => text !== '')
+        .join(' '),
+      segments,
+    };
+  }
+
+  /** Deletes the session and its transcript; one still streaming here must be stopped first. */
+  async delete(scope: ProjectScope, id: string): Promise<void> {
+    const row = await this.find(scope, id, this.deps.clock.now());
+    if (this.deps.isStreaming(row.id)) {
+      throw new AppError(
+        'realtime_session_active',
+        `Realtime session ${row.id} is streaming; send stop (or close its socket) before deleting it.`,
+      );
+    }
+    await this.deps.store.sessions.delete(row.id);
+  }
+
+  /** Deletes sessions past their retention. Retrieval already refuses them; this frees the space. */
+  async deleteExpired(): Promise<number> {
+    return this.deps.store.sessions.deleteLastSeenBy(this.deps.clock.now() - this.retentionMs);
+  }
+
+  private async find(scope: ProjectScope, id: string, now: number): Promise<RealtimeSessionRow> {
+    const row = await this.deps.store.sessions.getScoped(id, scope, now - this.retentionMs);
+    if (row === undefined) {
+      throw new AppError(
+        'realtime_session_not_found',
+        `No realtime session ${id} exists for this key's project environment.`,
+      );
+    }
+    return row;
+  }
+}
