@@ -1,9 +1,10 @@
 import { z } from 'zod';
 
+import { authorizationHeader, readCapped, ReplyTooLargeError, type FetchFunction } from '../../../openai-http.js';
 import { EngineFailure } from './errors.js';
 import type { ChatMessage } from './prompt.js';
 
-export type FetchFunction = typeof globalThis.fetch;
+export type { FetchFunction } from '../../../openai-http.js';
 
 /** A reply larger than this is not a note: the call fails rather than buffer it. */
 export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
@@ -37,33 +38,6 @@ const completionSchema = z.object({
     .min(1),
 });
 
-async function readCapped(response: Response, limit: number): Promise<string> {
-  const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > limit) {
-    await response.body?.cancel();
-    throw new EngineFailure('provider_error', `the provider's reply is larger than ${limit} bytes`, {
-      status: response.status,
-    });
-  }
-  if (response.body === null) return '';
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw new EngineFailure('provider_error', `the provider's reply is larger than ${limit} bytes`, {
-        status: response.status,
-      });
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /**
  * One POST to an OpenAI-compatible `/chat/completions`. Deterministic settings (temperature 0) and
  * JSON mode, which servers that do not know it ignore. Throws an `EngineFailure('provider_error')`
@@ -71,8 +45,11 @@ async function readCapped(response: Response, limit: number): Promise<string> {
  * `signal` surfaces as whatever fetch throws, for the caller to classify.
  */
 export async function postChatCompletion(request: ChatRequest): Promise<ChatReply> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
-  if (request.apiKey !== undefined && request.apiKey !== '') headers['authorization'] = `Bearer ${request.apiKey}`;
+  const headers = {
+    'content-type': 'application/json',
+    accept: 'application/json',
+    ...authorizationHeader(request.apiKey),
+  };
   const body = JSON.stringify({
     model: request.model,
     messages: request.messages,
@@ -100,7 +77,10 @@ export async function postChatCompletion(request: ChatRequest): Promise<ChatRepl
   try {
     text = await readCapped(response, MAX_RESPONSE_BYTES);
   } catch (error) {
-    if (error instanceof EngineFailure || request.signal.aborted) throw error;
+    if (request.signal.aborted) throw error;
+    if (error instanceof ReplyTooLargeError) {
+      throw new EngineFailure('provider_error', error.message, { status: response.status });
+    }
     throw new EngineFailure('provider_error', 'the provider’s reply could not be read', {
       status: response.status,
       cause: error,

@@ -1,5 +1,6 @@
 import type { BaseLogger } from 'pino';
 
+import { openAiEndpoint } from '../../../openai-http.js';
 import type { EngineInfo, GeneratedNote, GenerationInput, NoteGenerator } from '../../generator.js';
 import { postChatCompletion, type FetchFunction } from './client.js';
 import { EngineFailure } from './errors.js';
@@ -46,7 +47,7 @@ export function createOpenAiGenerator(options: OpenAiGeneratorOptions): NoteGene
   if (!Number.isFinite(options.timeoutMs) || options.timeoutMs <= 0) {
     throw new RangeError('timeoutMs must be a positive number of milliseconds');
   }
-  const url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+  const url = openAiEndpoint(options.baseUrl, 'chat/completions');
   const doFetch = options.fetch ?? globalThis.fetch;
   const engine: EngineInfo = Object.freeze({ name: ENGINE_NAME, version: options.model });
   const logger = options.logger;
