@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { parseWav } from './wav.js';
+import { encodeWav, parseWav } from './wav.js';
 
 function wav(channels: number, rate: number, samples: number[], bits = 16): Uint8Array {
   const data = Buffer.alloc(samples.length * 2);
@@ -36,5 +36,17 @@ describe('parseWav', () => {
   it('refuses what it cannot read', () => {
     expect(() => parseWav(new Uint8Array(4))).toThrow(/RIFF/);
     expect(() => parseWav(wav(1, 8000, [1], 8))).toThrow(/16-bit/);
+  });
+});
+
+describe('encodeWav', () => {
+  it('writes the canonical 44-byte header that parseWav and other readers take', () => {
+    const samples = Int16Array.from([0, 1, -1, 32767, -32768, 1234]);
+    const file = encodeWav(samples, 16000);
+    expect(file.byteLength).toBe(44 + samples.length * 2);
+    expect(Buffer.from(file).equals(Buffer.from(wav(1, 16000, Array.from(samples))))).toBe(true);
+    const audio = parseWav(file);
+    expect(audio.sampleRate).toBe(16000);
+    expect(Array.from(audio.samples)).toEqual(Array.from(samples));
   });
 });

@@ -1,6 +1,7 @@
 /**
- * Reads a RIFF/WAVE file holding 16-bit PCM (what flite and most recorders write) into mono
- * samples. Other encodings are refused rather than guessed at.
+ * RIFF/WAVE with 16-bit PCM, both ways: reading what flite and most recorders write into mono
+ * samples (other encodings are refused rather than guessed at), and writing mono samples for
+ * engines that take files (the OpenAI-compatible transcription endpoint).
  */
 export interface WavAudio {
   sampleRate: number;
@@ -41,4 +42,31 @@ export function parseWav(file: Uint8Array): WavAudio {
     offset = body + size + (size % 2); // chunks are word-aligned
   }
   throw new Error('WAV file has no data chunk');
+}
+
+const WAV_HEADER_BYTES = 44;
+
+/** A canonical 44-byte-header WAV file of mono 16-bit little-endian PCM. */
+export function encodeWav(samples: Int16Array, sampleRate: number): Uint8Array<ArrayBuffer> {
+  const dataBytes = samples.length * 2;
+  const file = new Uint8Array(WAV_HEADER_BYTES + dataBytes);
+  const view = new DataView(file.buffer);
+  const tag = (offset: number, text: string) => {
+    for (let i = 0; i < 4; i++) file[offset + i] = text.charCodeAt(i);
+  };
+  tag(0, 'RIFF');
+  view.setUint32(4, WAV_HEADER_BYTES - 8 + dataBytes, true);
+  tag(8, 'WAVE');
+  tag(12, 'fmt ');
+  view.setUint32(16, 16, true); // fmt chunk size
+  view.setUint16(20, 1, true); // PCM
+  view.setUint16(22, 1, true); // mono
+  view.setUint32(24, sampleRate, true);
+  view.setUint32(28, sampleRate * 2, true); // bytes per second
+  view.setUint16(32, 2, true); // bytes per frame
+  view.setUint16(34, 16, true); // bits per sample
+  tag(36, 'data');
+  view.setUint32(40, dataBytes, true);
+  for (let i = 0; i < samples.length; i++) view.setInt16(WAV_HEADER_BYTES + 2 * i, samples[i] ?? 0, true);
+  return file;
 }

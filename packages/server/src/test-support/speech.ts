@@ -1,19 +1,36 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 import { PocketSphinxRecognizer } from '../asr/pocketsphinx/engine.js';
+import { resampleLinear } from '../asr/resample.js';
+import { parseWav } from '../asr/wav.js';
 
 /** Real recorded speech from Debian's pocketsphinx-testdata: 16 kHz, 16-bit, mono "go forward ten meters". */
 export const GOFORWARD = '/usr/share/pocketsphinx/test/data/goforward.raw';
 
 const INSTALL = 'apt-get install -y libpocketsphinx3 pocketsphinx-en-us pocketsphinx-testdata flite';
 
-function fliteInstalled(): boolean {
+export function fliteInstalled(): boolean {
   try {
     execFileSync('flite', ['-lv'], { stdio: 'ignore' });
     return true;
   } catch {
     return false;
+  }
+}
+
+/** `sentence` spoken by flite (the `slt` voice unless told), as 16 kHz mono 16-bit samples. */
+export function synthesizeSpeech(sentence: string, voice = 'slt'): Int16Array {
+  const directory = mkdtempSync(join(tmpdir(), 'chartwright-flite-'));
+  try {
+    const file = join(directory, 'speech.wav');
+    execFileSync('flite', ['-voice', voice, '-t', sentence, '-o', file]);
+    const wav = parseWav(readFileSync(file));
+    return resampleLinear(wav.samples, wav.sampleRate, 16_000);
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
   }
 }
 
