@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 
 import { buildApp } from './app.js';
-import { PocketSphinxRecognizer } from './asr/index.js';
+import { createRecognizer } from './asr/create-recognizer.js';
 import { systemClock } from './clock.js';
 import { loadConfig, type Config } from './config/config.js';
 import { demoBanner, seedDemoProject } from './demo.js';
@@ -23,21 +23,7 @@ export async function createServer(env: Readonly<Record<string, string | undefin
   const config = loadConfig(env);
   const logger = createLogger(config.logLevel);
   const runtime = await openRuntime(config, logger);
-  const recognizer = new PocketSphinxRecognizer(
-    config.realtime.recognizerWorkers > 0 ? { workers: config.realtime.recognizerWorkers } : {},
-  );
-  // An unavailable recognizer never stops the service: realtime sessions say how to install it.
-  const recognizerStatus = await recognizer.status();
-  if (recognizerStatus.available) {
-    recognizer.warmUp().catch((error: unknown) => {
-      logger.warn({ err: error }, 'speech recognizer failed to start');
-    });
-  } else {
-    logger.warn(
-      { reason: recognizerStatus.reason, install: recognizerStatus.installCommand },
-      'speech recognizer unavailable; realtime sessions will be refused',
-    );
-  }
+  const recognizer = await createRecognizer(config, logger);
   const app = await buildApp(config, {
     recognizer,
     database: runtime.database,

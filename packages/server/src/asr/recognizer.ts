@@ -12,6 +12,8 @@ export interface RecognizerStreamOptions {
   sampleRate: 16000;
   /** Hints only: engines that cannot add words at run time (PocketSphinx) ignore them. */
   vocabulary?: readonly string[];
+  /** The session's BCP 47 tag (`en-US`); engines that serve one language ignore it. */
+  language?: string;
 }
 
 export interface RecognizedWord {

@@ -124,4 +124,56 @@ describe('loadConfig', () => {
     );
     expect(() => loadConfig({ NOTES_ENGINE: 'gpt' })).toThrow('NOTES_ENGINE: must be extractive or openai');
   });
+
+  it('configures the speech recognizer engine', () => {
+    expect(loadConfig({}).asr).toEqual({ engine: 'pocketsphinx', openai: null });
+    expect(
+      loadConfig({
+        ASR_ENGINE: 'openai',
+        ASR_OPENAI_BASE_URL: 'http://whisper:8000/v1/',
+        ASR_OPENAI_API_KEY: 'sk-fake',
+        ASR_OPENAI_MODEL: 'whisper-1',
+        ASR_OPENAI_TIMEOUT_MS: '5000',
+        ASR_OPENAI_MAX_CONCURRENT_REQUESTS: '8',
+      }).asr,
+    ).toEqual({
+      engine: 'openai',
+      openai: {
+        baseUrl: 'http://whisper:8000/v1',
+        apiKey: 'sk-fake',
+        model: 'whisper-1',
+        timeoutMs: 5000,
+        maxConcurrentRequests: 8,
+      },
+    });
+  });
+
+  it('names every problem of the OpenAI-compatible recognizer at once', () => {
+    expect(() => loadConfig({ ASR_ENGINE: 'openai', NOTES_ENGINE: 'openai', NOTES_OPENAI_MODEL: 'llama3.1' })).toThrow(
+      expect.objectContaining({
+        problems: [
+          'NOTES_OPENAI_BASE_URL: is required when NOTES_ENGINE=openai',
+          'ASR_OPENAI_BASE_URL: is required when ASR_ENGINE=openai',
+          'ASR_OPENAI_MODEL: is required when ASR_ENGINE=openai',
+        ],
+      }),
+    );
+    expect(() =>
+      loadConfig({
+        ASR_ENGINE: 'whisper',
+        ASR_OPENAI_BASE_URL: 'ftp://whisper',
+        ASR_OPENAI_TIMEOUT_MS: '10',
+        ASR_OPENAI_MAX_CONCURRENT_REQUESTS: '0',
+      }),
+    ).toThrow(
+      expect.objectContaining({
+        problems: [
+          'ASR_ENGINE: must be pocketsphinx or openai',
+          'ASR_OPENAI_BASE_URL: must be an http:// or https:// URL',
+          'ASR_OPENAI_TIMEOUT_MS: must be at least 1000',
+          'ASR_OPENAI_MAX_CONCURRENT_REQUESTS: must be at least 1',
+        ],
+      }),
+    );
+  });
 });

@@ -102,13 +102,33 @@ const envSchema = z
     REALTIME_RECOGNIZER_WORKERS: integer(0, 1024).default(0),
     REALTIME_CREDENTIAL_CHECK_SECONDS: integer(1, 300).default(5),
     REALTIME_RETENTION_DAYS: integer(1, 3650).default(30),
+    ASR_ENGINE: z.enum(['pocketsphinx', 'openai'], { error: 'must be pocketsphinx or openai' }).default('pocketsphinx'),
+    ASR_OPENAI_BASE_URL: httpUrl.optional(),
+    ASR_OPENAI_API_KEY: z.string().trim().optional(),
+    ASR_OPENAI_MODEL: z.string().trim().min(1).optional(),
+    ASR_OPENAI_TIMEOUT_MS: integer(1000, 600_000).default(30_000),
+    ASR_OPENAI_MAX_CONCURRENT_REQUESTS: integer(1, 1000).default(4),
   })
   .superRefine((values, context) => {
-    // The OpenAI-compatible engine cannot run without an address and a model; say so at start.
-    if (values.NOTES_ENGINE !== 'openai') return;
-    for (const name of ['NOTES_OPENAI_BASE_URL', 'NOTES_OPENAI_MODEL'] as const) {
-      if (values[name] === undefined) {
-        context.addIssue({ code: 'custom', path: [name], message: 'is required when NOTES_ENGINE=openai' });
+    // An OpenAI-compatible engine cannot run without an address and a model; say so at start.
+    const openAiEngines = [
+      {
+        setting: 'NOTES_ENGINE=openai',
+        on: values.NOTES_ENGINE === 'openai',
+        needs: ['NOTES_OPENAI_BASE_URL', 'NOTES_OPENAI_MODEL'],
+      },
+      {
+        setting: 'ASR_ENGINE=openai',
+        on: values.ASR_ENGINE === 'openai',
+        needs: ['ASR_OPENAI_BASE_URL', 'ASR_OPENAI_MODEL'],
+      },
+    ] as const;
+    for (const { setting, on, needs } of openAiEngines) {
+      if (!on) continue;
+      for (const name of needs) {
+        if (values[name] === undefined) {
+          context.addIssue({ code: 'custom', path: [name], message: `is required when ${setting}` });
+        }
       }
     }
   });
@@ -139,6 +159,7 @@ export interface Config {
   /** PEM of the Ed25519 key that signs widget tokens; null = generate one and keep it in the database. */
   readonly widgetJwtPrivateKey: string | null;
   readonly notes: NotesConfig;
+  readonly asr: AsrConfig;
   readonly realtime: RealtimeConfig;
 }
 
@@ -156,6 +177,22 @@ export interface RealtimeConfig {
   readonly credentialCheckSeconds: number;
   /** How long a session and its transcript are kept after its last activity. */
   readonly retentionDays: number;
+}
+
+/** The speech recognizer behind the realtime WebSocket. */
+export interface AsrConfig {
+  readonly engine: 'pocketsphinx' | 'openai';
+  /** Set when engine is openai. */
+  readonly openai: {
+    /** The API root including its version (`http://localhost:8000/v1`); `/audio/transcriptions` is appended. */
+    readonly baseUrl: string;
+    readonly apiKey: string | null;
+    readonly model: string;
+    /** One transcription request's limit. */
+    readonly timeoutMs: number;
+    /** Transcription requests in flight at once, across every session of the instance. */
+    readonly maxConcurrentRequests: number;
+  } | null;
 }
 
 export interface NotesConfig {
@@ -238,6 +275,24 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
       recognizerWorkers: values.REALTIME_RECOGNIZER_WORKERS,
       credentialCheckSeconds: values.REALTIME_CREDENTIAL_CHECK_SECONDS,
       retentionDays: values.REALTIME_RETENTION_DAYS,
+    }),
+    asr: Object.freeze({
+      engine: values.ASR_ENGINE,
+      openai:
+        values.ASR_ENGINE === 'openai' &&
+        values.ASR_OPENAI_BASE_URL !== undefined &&
+        values.ASR_OPENAI_MODEL !== undefined
+          ? Object.freeze({
+              baseUrl: values.ASR_OPENAI_BASE_URL,
+              apiKey:
+                values.ASR_OPENAI_API_KEY === undefined || values.ASR_OPENAI_API_KEY === ''
+                  ? null
+                  : values.ASR_OPENAI_API_KEY,
+              model: values.ASR_OPENAI_MODEL,
+              timeoutMs: values.ASR_OPENAI_TIMEOUT_MS,
+              maxConcurrentRequests: values.ASR_OPENAI_MAX_CONCURRENT_REQUESTS,
+            })
+          : null,
     }),
   });
 }

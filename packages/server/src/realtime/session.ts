@@ -360,6 +360,7 @@ export class RealtimeSession {
     this.interimResults = message.interimResults;
     const options = {
       sampleRate: RECOGNIZER_SAMPLE_RATE,
+      language: message.language,
       ...(message.vocabulary === undefined ? {} : { vocabulary: message.vocabulary }),
     } as const;
     const opened = await Promise.allSettled(

@@ -1,0 +1,1 @@
+export { OpenAiRecognizer, type OpenAiRecognizerOptions } from './engine.js';

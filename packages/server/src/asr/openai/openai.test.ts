@@ -1,0 +1,359 @@
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+
+import { pino } from 'pino';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+import {
+  FakeTranscriptionServer,
+  hang,
+  httpStatus,
+  verboseJson,
+  type Responder,
+  type TranscriptionCall,
+} from '../../test-support/fake-transcription-server.js';
+import { LogCapture } from '../../test-support/harness.js';
+import { concatPcm, roomNoise, SAMPLE_RATE, tone } from '../../test-support/synthetic-audio.js';
+import type { FinalEvent, RecognizerErrorEvent, RecognizerStream } from '../recognizer.js';
+import { languageOf, promptOf } from './engine.js';
+import { retryAfterMs } from './http.js';
+import { OpenAiRecognizer, type OpenAiRecognizerOptions } from './index.js';
+
+/**
+ * The OpenAI-compatible engine against a fake transcription server (a real HTTP server parsing
+ * real multipart uploads). The audio is synthetic: tone bursts the detector cuts at known places.
+ */
+const ms = (value: number) => (value * SAMPLE_RATE) / 1000;
+const API_KEY = 'sk-fake-transcription-key';
+
+/** Two bursts the detector cuts into [800, 2200) and [3300, 4200) ms (200 ms padding each side). */
+const TWO_BURSTS = concatPcm([roomNoise(1000), tone(1000), roomNoise(1500), tone(500, 8000, 330), roomNoise(1000)]);
+
+let fake: FakeTranscriptionServer;
+const engines: OpenAiRecognizer[] = [];
+const logs = new LogCapture();
+
+function engine(options: Partial<OpenAiRecognizerOptions> = {}): OpenAiRecognizer {
+  const recognizer = new OpenAiRecognizer({
+    baseUrl: fake.baseUrl,
+    apiKey: API_KEY,
+    model: 'whisper-1',
+    timeoutMs: 10_000,
+    maxConcurrentRequests: 4,
+    retryBaseDelayMs: 1,
+    logger: pino({ level: 'debug' }, logs),
+    ...options,
+  });
+  engines.push(recognizer);
+  return recognizer;
+}
+
+interface Recording {
+  finals: FinalEvent[];
+  errors: RecognizerErrorEvent[];
+  partials: number;
+}
+
+function record(stream: RecognizerStream): Recording {
+  const recording: Recording = { finals: [], errors: [], partials: 0 };
+  stream.on('final', (final) => recording.finals.push(final));
+  stream.on('error', (error) => recording.errors.push(error));
+  stream.on('partial', () => (recording.partials += 1));
+  return recording;
+}
+
+/** Writes in 100 ms frames, as a realtime session does. */
+function writeAll(stream: RecognizerStream, audio: Int16Array): void {
+  for (let offset = 0; offset < audio.length; offset += ms(100)) stream.write(audio.subarray(offset, offset + ms(100)));
+}
+
+/** Answers by the uploaded audio's length, so the answer does not depend on arrival order. */
+function byLength(answers: Record<number, Responder>): Responder {
+  return async (call, response) => {
+    const responder: Responder = answers[Math.round(call.audioMs)] ?? httpStatus(598);
+    await responder(call, response);
+  };
+}
+
+beforeEach(async () => {
+  fake = await FakeTranscriptionServer.start();
+});
+
+afterEach(async () => {
+  await Promise.all(engines.splice(0).map((recognizer) => recognizer.close()));
+  await fake.close();
+});
+
+describe('OpenAI-compatible recognizer', () => {
+  it('posts each utterance as a 16 kHz mono WAV with model, format, language and prompt', async () => {
+    fake.otherwise(
+      byLength({
+        1400: verboseJson({
+          text: ' The knee hurts.',
+          words: [
+            { word: 'The', start: 0.2, end: 0.4 },
+            { word: 'knee', start: 0.4, end: 0.7 },
+            { word: 'hurts.', start: 0.8, end: 1.2 },
+          ],
+          segments: [{ id: 0, start: 0.2, end: 1.2, text: ' The knee hurts.', avg_logprob: -0.2, no_speech_prob: 0 }],
+        }),
+        900: verboseJson({
+          text: ' Since Monday.',
+          segments: [{ id: 0, start: 0.1, end: 0.7, text: ' Since Monday.' }],
+        }),
+      }),
+    );
+    const stream = await engine().openStream({
+      sampleRate: 16_000,
+      language: 'en-GB',
+      vocabulary: ['metoprolol', 'meniscus'],
+    });
+    const recording = record(stream);
+    writeAll(stream, TWO_BURSTS);
+    await stream.end();
+
+    expect(fake.calls).toHaveLength(2);
+    const [first, second] = fake.calls as [TranscriptionCall, TranscriptionCall];
+    expect(first).toMatchObject({
+      method: 'POST',
+      url: '/v1/audio/transcriptions',
+      headers: { authorization: `Bearer ${API_KEY}` },
+      fields: {
+        model: ['whisper-1'],
+        response_format: ['verbose_json'],
+        'timestamp_granularities[]': ['word', 'segment'],
+        language: ['en'],
+        prompt: ['metoprolol, meniscus.'],
+      },
+      file: { name: 'utterance.wav', type: 'audio/wav' },
+      wav: { sampleRate: 16_000, channels: 1, bitsPerSample: 16 },
+    });
+    // The file holds exactly the stream's audio of the utterance.
+    expect(Array.from(first.wav?.samples ?? [])).toEqual(Array.from(TWO_BURSTS.subarray(ms(800), ms(2200))));
+    expect(second.audioMs).toBe(900);
+
+    expect(recording.errors).toEqual([]);
+    expect(recording.partials).toBe(0);
+    expect(recording.finals).toEqual([
+      {
+        text: 'The knee hurts.',
+        startMs: 1000,
+        endMs: 2000,
+        words: [
+          { word: 'The', startMs: 1000, endMs: 1200 },
+          { word: 'knee', startMs: 1200, endMs: 1500 },
+          { word: 'hurts.', startMs: 1600, endMs: 2000 },
+        ],
+      },
+      { text: 'Since Monday.', startMs: 3400, endMs: 4000 },
+    ]);
+    // Neither the key nor a transcript reaches the logs.
+    expect(logs.text).toContain('transcription received');
+    expect(logs.text).not.toContain(API_KEY);
+    expect(logs.text).not.toContain('knee');
+  });
+
+  it('emits finals in utterance order when the replies come back out of order', async () => {
+    let secondAnswered!: () => void;
+    const answeredSecond = new Promise<void>((resolve) => (secondAnswered = resolve));
+    const order: string[] = [];
+    fake.otherwise(
+      byLength({
+        1400: async (call, response) => {
+          await answeredSecond; // the first utterance's reply waits for the second's
+          order.push('first');
+          verboseJson({ text: 'first' })(call, response);
+        },
+        900: (call, response) => {
+          order.push('second');
+          verboseJson({ text: 'second' })(call, response);
+          secondAnswered();
+        },
+      }),
+    );
+    const stream = await engine().openStream({ sampleRate: 16_000 });
+    const recording = record(stream);
+    writeAll(stream, TWO_BURSTS);
+    await stream.end();
+    expect(order).toEqual(['second', 'first']);
+    expect(recording.finals.map((final) => final.text)).toEqual(['first', 'second']);
+  });
+
+  it('ends the utterance in progress on finalize, and starts the next one after it', async () => {
+    fake.otherwise((call, response) => verboseJson({ text: `${Math.round(call.audioMs)} ms` })(call, response));
+    const stream = await engine().openStream({ sampleRate: 16_000 });
+    const recording = record(stream);
+    writeAll(stream, concatPcm([roomNoise(500), tone(1000)]));
+    stream.finalize();
+    await vi.waitFor(() => expect(recording.finals).toHaveLength(1));
+    expect(recording.finals[0]).toEqual({ text: '1200 ms', startMs: 300, endMs: 1500 });
+    writeAll(stream, concatPcm([tone(500), roomNoise(1000)]));
+    await stream.end();
+    expect(recording.finals.map((final) => [final.startMs, final.endMs])).toEqual([
+      [300, 1500],
+      [1500, 2200],
+    ]);
+  });
+
+  it('flushes the open utterance on end, resolving only after its final, and then takes no audio', async () => {
+    fake.otherwise(verboseJson({ text: 'last words' }));
+    const stream = await engine().openStream({ sampleRate: 16_000 });
+    const recording = record(stream);
+    writeAll(stream, concatPcm([roomNoise(500), tone(800)]));
+    expect(fake.calls).toHaveLength(0); // still speaking
+    await stream.end();
+    expect(recording.finals.map((final) => final.text)).toEqual(['last words']);
+    writeAll(stream, TWO_BURSTS);
+    stream.finalize();
+    await stream.end();
+    expect(fake.calls).toHaveLength(1);
+  });
+
+  it("says the server refused the engine's credentials on 401, without the key, and stops", async () => {
+    fake.otherwise(httpStatus(401));
+    const stream = await engine().openStream({ sampleRate: 16_000 });
+    const recording = record(stream);
+    writeAll(stream, TWO_BURSTS);
+    await vi.waitFor(() => expect(recording.errors).toHaveLength(1));
+    expect(recording.errors[0]?.code).toBe('recognizer_unavailable');
+    expect(recording.errors[0]?.message).toMatch(/refused the engine's credentials \(HTTP 401\)/);
+    expect(recording.errors[0]?.message).not.toContain(API_KEY);
+    const calls = fake.calls.length;
+    writeAll(stream, TWO_BURSTS);
+    await stream.end();
+    expect(fake.calls).toHaveLength(calls); // no retry, and no audio taken after the error
+    expect(calls).toBeLessThanOrEqual(2);
+    expect(recording.finals).toEqual([]);
+  });
+
+  it('retries a 429, honouring Retry-After, and then transcribes', async () => {
+    fake.script(httpStatus(429, { 'retry-after': '0' }), httpStatus(503));
+    fake.otherwise(verboseJson({ text: 'after the wait' }));
+    const stream = await engine().openStream({ sampleRate: 16_000 });
+    const recording = record(stream);
+    writeAll(stream, concatPcm([roomNoise(500), tone(800), roomNoise(800)]));
+    await stream.end();
+    expect(fake.calls).toHaveLength(3);
+    expect(recording.errors).toEqual([]);
+    expect(recording.finals.map((final) => final.text)).toEqual(['after the wait']);
+  });
+
+  it('fails the stream as recognizer_failed once retries of a 5xx are spent', async () => {
+    fake.otherwise(httpStatus(500));
+    const stream = await engine({ retries: 2 }).openStream({ sampleRate: 16_000 });
+    const recording = record(stream);
+    writeAll(stream, concatPcm([roomNoise(500), tone(800), roomNoise(800)]));
+    await stream.end();
+    expect(fake.calls).toHaveLength(3);
+    expect(recording.errors).toEqual([
+      { code: 'recognizer_failed', message: 'the transcription server answered HTTP 500; gave up after 3 attempts' },
+    ]);
+  });
+
+  it('fails the stream when a request outlives its timeout, without retrying it', async () => {
+    fake.otherwise(hang);
+    const stream = await engine({ timeoutMs: 300 }).openStream({ sampleRate: 16_000 });
+    const recording = record(stream);
+    writeAll(stream, concatPcm([roomNoise(500), tone(800), roomNoise(800)]));
+    await stream.end();
+    expect(fake.calls).toHaveLength(1);
+    expect(recording.errors).toEqual([{ code: 'recognizer_failed', message: 'no transcription within 300 ms' }]);
+  });
+
+  it('reports an unreachable server as recognizer_unavailable after its retries', async () => {
+    const closed = createServer();
+    closed.listen(0, '127.0.0.1');
+    await once(closed, 'listening');
+    const { port } = closed.address() as { port: number };
+    closed.close();
+    await once(closed, 'close');
+    const stream = await engine({ baseUrl: `http://127.0.0.1:${port}/v1` }).openStream({ sampleRate: 16_000 });
+    const recording = record(stream);
+    writeAll(stream, concatPcm([roomNoise(500), tone(800), roomNoise(800)]));
+    await stream.end();
+    expect(recording.errors).toEqual([
+      {
+        code: 'recognizer_unavailable',
+        message: 'the transcription server could not be reached (ECONNREFUSED); gave up after 3 attempts',
+      },
+    ]);
+  });
+
+  it('fails as recognizer_overloaded when untranscribed utterances pass the pending bound', async () => {
+    fake.otherwise(hang);
+    const stream = await engine({ maxPendingMs: 2500, maxConcurrentRequests: 1 }).openStream({ sampleRate: 16_000 });
+    const recording = record(stream);
+    writeAll(stream, concatPcm([roomNoise(500), TWO_BURSTS, TWO_BURSTS]));
+    expect(recording.errors.map((error) => error.code)).toEqual(['recognizer_overloaded']);
+    await stream.end(); // already over: resolves without waiting for the hung requests
+    writeAll(stream, TWO_BURSTS);
+    expect(recording.errors).toHaveLength(1);
+  });
+
+  it('asks for plain json from then on when the server refuses verbose_json', async () => {
+    fake.otherwise((call, response) =>
+      call.fields['response_format']?.[0] === 'verbose_json'
+        ? httpStatus(400)(call, response)
+        : verboseJson({ text: 'text only' })(call, response),
+    );
+    const recognizer = engine();
+    const first = await recognizer.openStream({ sampleRate: 16_000 });
+    writeAll(first, concatPcm([roomNoise(500), tone(800), roomNoise(800)]));
+    await first.end();
+    const stream = await recognizer.openStream({ sampleRate: 16_000 });
+    const recording = record(stream);
+    writeAll(stream, TWO_BURSTS);
+    await stream.end();
+    expect(fake.calls.map((call) => call.fields['response_format']?.[0])).toEqual([
+      'verbose_json',
+      'json',
+      'json',
+      'json',
+    ]);
+    expect(fake.calls[1]?.fields['timestamp_granularities[]']).toBeUndefined();
+    // Without times from the server, a final spans the utterance the detector cut.
+    expect(recording.finals).toEqual([
+      { text: 'text only', startMs: 800, endMs: 2200 },
+      { text: 'text only', startMs: 3300, endMs: 4200 },
+    ]);
+  });
+
+  it('is available whenever configured, and fails open streams when closed', async () => {
+    fake.otherwise(hang);
+    const recognizer = engine();
+    expect(await recognizer.status()).toEqual({ available: true });
+    const stream = await recognizer.openStream({ sampleRate: 16_000 });
+    const recording = record(stream);
+    writeAll(stream, concatPcm([roomNoise(500), tone(800), roomNoise(800)]));
+    await vi.waitFor(() => expect(fake.calls).toHaveLength(1));
+    await recognizer.close();
+    expect(recording.errors.map((error) => error.code)).toEqual(['recognizer_unavailable']);
+    await stream.end();
+    await expect(recognizer.openStream({ sampleRate: 16_000 })).rejects.toMatchObject({
+      code: 'recognizer_unavailable',
+    });
+  });
+});
+
+describe('request fields', () => {
+  it("sends the BCP 47 tag's primary language subtag", () => {
+    expect(languageOf('en-US')).toBe('en');
+    expect(languageOf('DE')).toBe('de');
+    expect(languageOf(undefined)).toBeUndefined();
+  });
+
+  it('reads Retry-After in seconds or as an HTTP date', () => {
+    const now = Date.parse('2026-11-21T10:00:00Z');
+    expect(retryAfterMs('2', now)).toBe(2000);
+    expect(retryAfterMs('Sat, 21 Nov 2026 10:00:05 GMT', now)).toBe(5000);
+    expect(retryAfterMs('Sat, 21 Nov 2026 09:00:00 GMT', now)).toBe(0);
+    expect(retryAfterMs('soon', now)).toBeUndefined();
+    expect(retryAfterMs(null, now)).toBeUndefined();
+  });
+
+  it('turns vocabulary hints into a prompt, and no hints into none', () => {
+    expect(promptOf(['metoprolol', ' meniscus '])).toBe('metoprolol, meniscus.');
+    expect(promptOf([])).toBeUndefined();
+    expect(promptOf(undefined)).toBeUndefined();
+  });
+});
