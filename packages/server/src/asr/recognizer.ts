@@ -66,10 +66,19 @@ export interface RecognizerStream {
 
 export interface Recognizer {
   readonly name: string;
+  /** The primary language subtags it transcribes (`['en']`), or `'any'` when its server decides. */
+  readonly languages: readonly string[] | 'any';
   status(): Promise<RecognizerStatus>;
   openStream(options: RecognizerStreamOptions): Promise<RecognizerStream>;
   /** Ends every open stream's worker and releases the engine. */
   close(): Promise<void>;
+}
+
+/** Whether `recognizer` transcribes the BCP 47 `tag` (by its primary subtag: `en-GB` → `en`). */
+export function servesLanguage(recognizer: Pick<Recognizer, 'languages'>, tag: string): boolean {
+  if (recognizer.languages === 'any') return true;
+  const primary = tag.split('-')[0]?.toLowerCase() ?? '';
+  return recognizer.languages.includes(primary);
 }
 
 /** A failure with a stable code, thrown by `openStream` (e.g. when the engine is unavailable). */

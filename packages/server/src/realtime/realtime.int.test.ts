@@ -104,6 +104,7 @@ function recordingWorkers(inner: PocketSphinxRecognizer): { recognizer: Recogniz
   const pids: number[] = [];
   const recognizer: Recognizer = {
     name: inner.name,
+    languages: inner.languages,
     status: () => inner.status(),
     openStream: async (options) => {
       const stream = await inner.openStream(options);

@@ -25,7 +25,7 @@ import type { RawData, WebSocket } from 'ws';
 export type RealtimeSocket = Pick<WebSocket, 'on' | 'send' | 'close' | 'readyState' | 'OPEN'>;
 
 import { POCKETSPHINX_INSTALL_COMMAND } from '../asr/index.js';
-import { RecognizerError, type Recognizer, type RecognizerStream } from '../asr/recognizer.js';
+import { RecognizerError, servesLanguage, type Recognizer, type RecognizerStream } from '../asr/recognizer.js';
 import type { Principal } from '../auth/principal.js';
 import { generateSecret, hashSecret } from '../auth/secrets.js';
 import type { Clock } from '../clock.js';
@@ -114,10 +114,6 @@ interface ResumePoint {
 }
 
 /** Only English models ship with PocketSphinx. */
-export function languageSupported(tag: string): boolean {
-  return /^en(-|$)/i.test(tag);
-}
-
 function toBuffer(data: RawData): Buffer {
   if (Buffer.isBuffer(data)) return data;
   if (Array.isArray(data)) return Buffer.concat(data);
@@ -320,10 +316,11 @@ export class RealtimeSession {
       this.error('already_started', 'This session has already started; send start once per socket.');
       return;
     }
-    if (!languageSupported(message.language)) {
+    const languages = this.deps.recognizer?.languages;
+    if (languages !== undefined && languages !== 'any' && !servesLanguage({ languages }, message.language)) {
       this.error(
         'unsupported_language',
-        `language: only English (en, en-US, en-GB…) is served; got ${message.language}.`,
+        `language: this service transcribes ${languages.join(', ')} only; got ${message.language}.`,
       );
       return;
     }

@@ -73,6 +73,8 @@ export function promptOf(vocabulary: readonly string[] | undefined): string | un
 
 export class OpenAiRecognizer implements Recognizer {
   readonly name = 'openai';
+  // Whisper-class models transcribe dozens of languages; the server refuses what its model cannot.
+  readonly languages = 'any';
   private readonly transcriber: Transcriber;
   private readonly maxPendingSamples: number;
   private readonly streams = new Set<OpenAiStream>();

@@ -48,12 +48,12 @@ function sendAudio(socket: RealtimeClient, audio: Int16Array): void {
   }
 }
 
-async function startSession(): Promise<RealtimeClient> {
+async function startSession(language = 'en-US'): Promise<RealtimeClient> {
   client = await open(await realtimeUrl(h.app), { bearer: h.project.testKey });
   client.send({
     type: 'start',
     audio: { encoding: 'pcm_s16le', sampleRate: 16_000 },
-    language: 'en-US',
+    language,
     vocabulary: ['meniscus', 'metoprolol'],
   });
   await client.next('started');
@@ -112,6 +112,16 @@ describe('realtime WebSocket with the OpenAI-compatible engine', () => {
     // Stored before they were sent.
     const stored = await h.repositories.transcriptSegments.listAfter(ended.sessionId);
     expect(stored.map((row) => row.text)).toEqual(['My meniscus hurts.', 'Since Monday.']);
+  });
+
+  it('serves languages other than English, asking the server for the tag’s language', async () => {
+    fake.otherwise(verboseJson({ text: ' Me duele la rodilla.' }));
+    const session = await startSession('es-MX');
+    sendAudio(session, concatPcm([roomNoise(500), tone(800), roomNoise(800)]));
+    session.send({ type: 'stop' });
+    expect((await session.next('final')).segment.text).toBe('Me duele la rodilla.');
+    expect(session.of('error')).toEqual([]);
+    expect(fake.calls.map((call) => call.fields['language'])).toEqual([['es']]);
   });
 
   it('ends the session with a coded error when the server refuses the credentials', async () => {

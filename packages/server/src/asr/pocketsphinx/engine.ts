@@ -27,6 +27,8 @@ export function defaultWorkerPath(): string {
 
 export class PocketSphinxRecognizer implements Recognizer {
   readonly name = 'pocketsphinx';
+  // The acoustic model and dictionary Debian ships are US English.
+  readonly languages = ['en'] as const;
   private readonly options: PocketSphinxOptions;
   private readonly pool: WorkerPool;
 
