@@ -1,25 +1,12 @@
 import { z } from 'zod';
 
+import { AUDIO_ENCODINGS, REALTIME_LIMITS } from './constants.js';
+
 /**
  * The realtime transcription WebSocket's messages. Audio travels in binary frames; everything
  * else is a JSON text frame with a `type`. The first client message is always `start`: audio
  * never travels without its format.
  */
-
-/** Subprotocol the server selects; browsers send it with their credential as `auth.<credential>`. */
-export const REALTIME_SUBPROTOCOL = 'chartwright.realtime.v1';
-/** Prefix of the subprotocol entry that carries a credential (browsers cannot set headers). */
-export const REALTIME_AUTH_SUBPROTOCOL_PREFIX = 'auth.';
-
-export const AUDIO_ENCODINGS = ['pcm_s16le', 'pcm_f32le'] as const;
-export type AudioEncoding = (typeof AUDIO_ENCODINGS)[number];
-
-export const REALTIME_LIMITS = Object.freeze({
-  minSampleRate: 8000,
-  maxSampleRate: 48_000,
-  maxVocabularyTerms: 100,
-  maxVocabularyTermLength: 50,
-} as const);
 
 // A BCP 47 tag as written in practice: a 2–3 letter language, then optional script/region/variants.
 const BCP47 = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
