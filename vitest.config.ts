@@ -7,6 +7,7 @@ export default defineConfig({
     // Tests run against sources; the built packages are what the service and CLI run.
     alias: {
       '@chartwright/protocol': fileURLToPath(new URL('./packages/protocol/src/index.ts', import.meta.url)),
+      '@chartwright/client': fileURLToPath(new URL('./packages/client/src/index.ts', import.meta.url)),
     },
   },
   test: {

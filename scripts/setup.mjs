@@ -20,6 +20,21 @@ function needsInstall() {
   return existsSync(lock) && statSync(lock).mtimeMs > statSync(installed).mtimeMs;
 }
 
+/**
+ * Node 18 for the client's compatibility tests, installed apart from the workspace: the package's
+ * `node` bin would otherwise shadow this machine's Node on every npm script's PATH. The binary
+ * exists for Linux x64 only; elsewhere the Node 18 tests report it missing.
+ */
+function installNode18Runtime() {
+  if (process.platform !== 'linux' || process.arch !== 'x64') return;
+  const directory = join(root, 'packages', 'client', 'compat', 'node18-runtime');
+  const installed = join(directory, 'node_modules', '.package-lock.json');
+  if (existsSync(installed) && statSync(installed).mtimeMs >= statSync(join(directory, 'package-lock.json')).mtimeMs) {
+    return;
+  }
+  execFileSync(npm, ['ci', '--no-audit', '--no-fund'], { cwd: directory, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
 export function setup({ quiet = false } = {}) {
   if (needsInstall()) {
     if (!quiet) process.stderr.write('chartwright: installing dependencies (first run)…\n');
@@ -31,6 +46,9 @@ export function setup({ quiet = false } = {}) {
     'packages/protocol',
     'packages/server',
   ]);
+  installNode18Runtime();
+  // The client's bundles (Node 18 and browser tests load them); skipped when dist is up to date.
+  run(process.execPath, [join(root, 'packages', 'client', 'scripts', 'build.mjs'), '--if-stale']);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) setup();

@@ -1,0 +1,5 @@
+import * as library from '@chartwright/client';
+
+import scenario from './rest-scenario.cjs';
+
+await scenario.run(library);

@@ -1,0 +1,62 @@
+// The REST surface exercised on an older Node by the BUILT package, once through `import` and once
+// through `require` (node18-esm.mjs, node18-cjs.cjs). Prints one JSON line for the test to check.
+'use strict';
+
+async function outcome(promise) {
+  try {
+    return { value: await promise };
+  } catch (error) {
+    return { error };
+  }
+}
+
+function describeError(error, library) {
+  return {
+    name: error.constructor.name,
+    isChartwrightError: error instanceof library.ChartwrightError,
+    isAuthenticationError: error instanceof library.AuthenticationError,
+    isPermissionDeniedError: error instanceof library.PermissionDeniedError,
+    status: error.status,
+    code: error.code,
+    hasRequestId: typeof error.requestId === 'string',
+  };
+}
+
+async function run(library) {
+  const baseUrl = process.env.CHARTWRIGHT_BASE_URL;
+  const apiKey = process.env.CHARTWRIGHT_API_KEY;
+  const client = new library.Chartwright({ apiKey, baseUrl });
+
+  const templates = await client.templates.list();
+  const note = await client.notes.create({
+    templateId: 'soap',
+    conversationText: 'Doctor: What brings you in? Patient: A cough for a week.',
+  });
+  const unknownKey = await outcome(
+    new library.Chartwright({ apiKey: 'sk_test_NeverIssuedByThisService000', baseUrl, maxRetries: 0 }).templates.list(),
+  );
+
+  const { token } = await client.realtime.tokens.create({ expiresInSeconds: 60 });
+  let fetchCalls = 0;
+  const temporary = new library.Chartwright({
+    apiKey: token,
+    baseUrl,
+    fetch: (...args) => {
+      fetchCalls += 1;
+      return fetch(...args);
+    },
+  });
+  const denied = await outcome(temporary.notes.create({ templateId: 'soap', conversationText: 'Doctor: Hello.' }));
+
+  process.stdout.write(
+    `${JSON.stringify({
+      node: process.version,
+      templateIds: templates.map((template) => template.id),
+      note: { object: note.object, templateId: note.templateId, hasCreatedAt: typeof note.createdAt === 'string' },
+      unknownKey: describeError(unknownKey.error, library),
+      temporaryToken: { ...describeError(denied.error, library), fetchCalls },
+    })}\n`,
+  );
+}
+
+module.exports = { run };

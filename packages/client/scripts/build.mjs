@@ -1,0 +1,142 @@
+// Builds the published package: type declarations (tsc), Node ESM and CJS bundles, and the browser
+// ESM bundle (plain and minified) with no Node built-ins, no `ws` and no zod in it.
+// `--if-stale` skips the build when dist is newer than every input (scripts/setup.mjs uses it).
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { build } from 'esbuild';
+
+const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(packageDir, 'dist');
+const stamp = join(dist, '.built');
+const require = createRequire(import.meta.url);
+
+/** Inputs whose change calls for a rebuild: the sources (not tests), this script, package.json and the protocol build. */
+function newestInputMs() {
+  const roots = [
+    join(packageDir, 'src'),
+    join(packageDir, 'scripts'),
+    join(packageDir, 'package.json'),
+    join(packageDir, 'tsconfig.json'),
+    join(packageDir, '..', 'protocol', 'dist'),
+  ];
+  let newest = 0;
+  const visit = (path) => {
+    if (!existsSync(path) || /\.test\.ts$|[\\/]test-support$/.test(path)) return;
+    const stats = statSync(path);
+    if (stats.isDirectory()) for (const entry of readdirSync(path)) visit(join(path, entry));
+    else newest = Math.max(newest, stats.mtimeMs);
+  };
+  for (const path of roots) visit(path);
+  return newest;
+}
+
+// The realtime client loads `ws` only where there is no global WebSocket, which browsers always have.
+const wsForBrowsers = {
+  name: 'ws-for-browsers',
+  setup(builder) {
+    builder.onResolve({ filter: /^ws$/ }, () => ({ path: 'ws', namespace: 'browser-stub' }));
+    builder.onLoad({ filter: /.*/, namespace: 'browser-stub' }, () => ({
+      loader: 'js',
+      contents:
+        "export class WebSocket { constructor() { throw new Error('The ws package is for Node.js; in a browser the global WebSocket is used.'); } }",
+    }));
+  },
+};
+
+/**
+ * Fails the build if the browser bundle carries a module it must not: tree shaking has to have
+ * dropped zod (the protocol's schemas) and `ws` entirely, which only the bytes in the output show.
+ */
+function assertBrowserInputs(metafile) {
+  const forbidden = Object.values(metafile.outputs).flatMap((output) =>
+    Object.entries(output.inputs)
+      .filter(([input, { bytesInOutput }]) => bytesInOutput > 0 && /(^|\/)node_modules\/(zod|ws)\/|^node:/.test(input))
+      .map(([input]) => input),
+  );
+  if (forbidden.length > 0) {
+    throw new Error(`the browser bundle must not contain ${forbidden.join(', ')}`);
+  }
+}
+
+/**
+ * The dependency @chartwright/protocol ships ESM-only types. A CommonJS declaration may import types
+ * from it only with `resolution-mode: 'import'` (TypeScript 5.3+), so the CJS copy says so.
+ */
+function markEsmOnlyTypeImports(directory) {
+  for (const entry of readdirSync(directory, { withFileTypes: true })) {
+    const path = join(directory, entry.name);
+    if (entry.isDirectory()) {
+      markEsmOnlyTypeImports(path);
+    } else if (entry.name.endsWith('.d.ts')) {
+      const text = readFileSync(path, 'utf8');
+      const marked = text.replace(
+        /^(import|export) (?:type )?\{([^}]*)\} from '(@chartwright\/protocol)';$/gm,
+        (_statement, keyword, names, specifier) =>
+          `${keyword} type {${names.replace(/\btype /g, '')}} from '${specifier}' with { 'resolution-mode': 'import' };`,
+      );
+      if (marked !== text) writeFileSync(path, marked);
+    }
+  }
+}
+
+async function buildInto(out) {
+  // Declarations once; the CJS copy is read as CommonJS thanks to its package.json.
+  execFileSync(
+    process.execPath,
+    [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json', '--outDir', join(out, 'esm')],
+    { cwd: packageDir, stdio: 'inherit' },
+  );
+  cpSync(join(out, 'esm'), join(out, 'cjs'), { recursive: true });
+  writeFileSync(join(out, 'cjs', 'package.json'), '{ "type": "commonjs" }\n');
+  markEsmOnlyTypeImports(join(out, 'cjs'));
+
+  const common = {
+    absWorkingDir: packageDir,
+    entryPoints: ['src/index.ts'],
+    bundle: true,
+    target: 'es2022',
+    sourcemap: true,
+    legalComments: 'none',
+    // Error classes are told apart by `name` in logs; minifying must not rename them.
+    keepNames: true,
+    logLevel: 'warning',
+    metafile: true,
+  };
+  const node = { ...common, platform: 'node', external: ['ws'] };
+  const browser = { ...common, platform: 'browser', format: 'esm', plugins: [wsForBrowsers] };
+  const results = await Promise.all([
+    build({ ...node, format: 'esm', outfile: join(out, 'esm', 'index.js') }),
+    build({ ...node, format: 'cjs', outfile: join(out, 'cjs', 'index.js') }),
+    build({ ...browser, outfile: join(out, 'browser', 'index.js') }),
+    build({ ...browser, minify: true, outfile: join(out, 'browser', 'chartwright.min.js') }),
+  ]);
+  for (const result of results.slice(2)) assertBrowserInputs(result.metafile);
+  writeFileSync(join(out, '.built'), '');
+}
+
+export async function buildClient({ ifStale = false } = {}) {
+  if (ifStale && existsSync(stamp) && statSync(stamp).mtimeMs >= newestInputMs()) return false;
+  // Built aside and swapped in, so tests reading dist meanwhile never see half a build.
+  const out = join(packageDir, 'node_modules', '.cache', `dist-${process.pid}`);
+  try {
+    await buildInto(out);
+    rmSync(dist, { recursive: true, force: true });
+    renameSync(out, dist);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+  return true;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const built = await buildClient({ ifStale: process.argv.includes('--if-stale') }).catch((error) => {
+    // tsc and esbuild have already printed what went wrong.
+    process.stderr.write(`@chartwright/client build failed: ${error.message.split('\n')[0]}\n`);
+    process.exit(1);
+  });
+  if (built) process.stdout.write('@chartwright/client built\n');
+}

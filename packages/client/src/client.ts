@@ -1,0 +1,63 @@
+import type { ClientContext } from './core/context.js';
+import { CredentialSource } from './core/credentials.js';
+import { detectBrowser, serverRuntime } from './core/environment.js';
+import { HttpClient } from './core/http.js';
+import { resolveOptions, type ChartwrightOptions } from './core/options.js';
+import { CLIENT_VERSION } from './core/version.js';
+import { Notes } from './resources/notes.js';
+import { Realtime, RealtimeTokens } from './resources/realtime.js';
+import { Templates } from './resources/templates.js';
+
+/** Identifies the library in the service's logs; browsers forbid setting User-Agent, so Node only. */
+function clientHeaders(isBrowser: boolean): Record<string, string> {
+  if (isBrowser) return {};
+  const runtime = serverRuntime();
+  return {
+    'x-chartwright-client': `chartwright-client-js/${CLIENT_VERSION}${runtime === undefined ? '' : ` ${runtime}`}`,
+  };
+}
+
+/**
+ * The Chartwright API client.
+ *
+ * ```ts
+ * const chartwright = new Chartwright({ apiKey: process.env.CHARTWRIGHT_API_KEY });
+ * const templates = await chartwright.templates.list();
+ * ```
+ */
+export class Chartwright {
+  readonly templates: Templates;
+  readonly notes: Notes;
+  readonly realtime: Realtime;
+  /** The API address in use, without a trailing slash. */
+  readonly baseUrl: string;
+
+  constructor(options: ChartwrightOptions) {
+    const resolved = resolveOptions(options);
+    const isBrowser = detectBrowser();
+    const credentials = new CredentialSource(resolved.apiKey, isBrowser, resolved.logger);
+    const http = new HttpClient({
+      baseUrl: resolved.baseUrl,
+      fetch: resolved.fetch,
+      credentials,
+      logger: resolved.logger,
+      timeout: resolved.timeout,
+      maxRetries: resolved.maxRetries,
+      headers: { ...clientHeaders(isBrowser), ...resolved.defaultHeaders },
+    });
+    const tokens = new RealtimeTokens(http, isBrowser);
+    const context: ClientContext = {
+      baseUrl: resolved.baseUrl,
+      credential: () => credentials.resolve(),
+      fetch: resolved.fetch,
+      WebSocket: resolved.WebSocket,
+      logger: resolved.logger,
+      isBrowser,
+      createRealtimeToken: (params, requestOptions) => tokens.create(params, requestOptions),
+    };
+    this.baseUrl = resolved.baseUrl;
+    this.templates = new Templates(http);
+    this.notes = new Notes(http);
+    this.realtime = new Realtime(context, tokens);
+  }
+}

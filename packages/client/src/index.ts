@@ -1,0 +1,28 @@
+export { Chartwright } from './client.js';
+export { DEFAULT_MAX_RETRIES, PRODUCTION_BASE_URL, SANDBOX_BASE_URL, type ChartwrightOptions } from './core/options.js';
+export type { ApiKeySource } from './core/credentials.js';
+export type { RequestOptions } from './core/http.js';
+export type { Logger, WebSocketConstructor, WebSocketLike } from './core/context.js';
+export { detectBrowser } from './core/environment.js';
+export { CLIENT_VERSION } from './core/version.js';
+export {
+  APIConnectionError,
+  APIError,
+  APITimeoutError,
+  AuthenticationError,
+  ChartwrightError,
+  ConflictError,
+  InternalServerError,
+  InvalidRequestError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  UserAbortError,
+  type APIErrorInit,
+} from './errors.js';
+export type { Note, NoteCreateParams, Notes } from './resources/notes.js';
+export type { Realtime, RealtimeTokenCreateParams, RealtimeTokens } from './resources/realtime.js';
+export type { Templates } from './resources/templates.js';
+export type { RealtimeToken, Template, TemplateSection } from '@chartwright/protocol';
+export * from './realtime/index.js';
+export * from './microphone/index.js';
