@@ -69,7 +69,7 @@ export const ERROR_CODES = Object.freeze({
   partner_not_found: code('not_found_error', 'No partner has this id.'),
   note_not_found: code(
     'not_found_error',
-    'No note with this id exists for this project environment (or it passed its retention).',
+    'No note with this id exists for this project environment, or for this widget encounter (or it passed its retention).',
   ),
   realtime_session_not_found: code(
     'not_found_error',
@@ -89,6 +89,24 @@ export const ERROR_CODES = Object.freeze({
     'conflict_error',
     'The encounter already belongs to another patient; open a new encounter for this one.',
   ),
+  consent_required: code(
+    'conflict_error',
+    'The patient’s consent to recording is not recorded for the encounter; record it before the first recording.',
+  ),
+  transcript_empty: code(
+    'conflict_error',
+    'The encounter has no transcript to write a note from; record the visit or send conversationText.',
+  ),
+  revision_conflict: code(
+    'conflict_error',
+    'The note or document changed since the revision the edits were made on; reload it and edit again.',
+  ),
+  document_not_found: code(
+    'not_found_error',
+    'No document with this id belongs to the encounter (or it passed its retention).',
+  ),
+  invalid_pdf_link: code('permission_error', 'The PDF link is malformed, altered or was not issued by this service.'),
+  pdf_link_expired: code('permission_error', 'The PDF link has expired; the widget renders a new one on request.'),
   partner_not_active: code('conflict_error', 'The partner was revoked, so its secret cannot be rotated.'),
   api_key_not_active: code('conflict_error', 'The key was already rotated or revoked, so it cannot be rotated again.'),
   rate_limited: code('rate_limit_error', 'Too many requests; retry after the Retry-After header.'),

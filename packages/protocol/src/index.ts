@@ -11,5 +11,6 @@ export * from './rest/realtime-sessions.js';
 export * from './rest/realtime-tokens.js';
 export * from './rest/templates.js';
 export * from './rest/widget-api.js';
+export * from './rest/widget-encounter-api.js';
 export * from './widget/index.js';
 export * from './realtime/index.js';

@@ -5,6 +5,8 @@ import { Authenticator } from './auth/authenticator.js';
 import { RealtimeTokenService } from './auth/realtime-tokens.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config/config.js';
+import { EncounterDocumentService } from './documents/document-service.js';
+import { PdfLinks } from './documents/pdf-links.js';
 import { apiKeyGuard } from './http/api-key-guard.js';
 import { registerDraining } from './http/draining.js';
 import { registerErrorHandler } from './http/error-handler.js';
@@ -18,6 +20,8 @@ import { realtimeSessionRoutes } from './http/v1/realtime-sessions.js';
 import { realtimeTokenRoutes } from './http/v1/realtime-tokens.js';
 import { templatesRoutes } from './http/v1/templates.js';
 import { jwksRoute } from './http/widget/jwks-route.js';
+import { widgetEncounterRoutes } from './http/widget/widget-encounter-routes.js';
+import { widgetPdfRoute } from './http/widget/widget-pdf-route.js';
 import { widgetPageRoute } from './http/widget/widget-page.js';
 import { widgetSessionRoutes } from './http/widget/widget-session-routes.js';
 import { widgetTokenRoute } from './http/widget/widget-token-route.js';
@@ -30,6 +34,9 @@ import { createRepositories } from './store/repositories.js';
 import { noteProducer } from './notes/engines/select.js';
 import { NoteService } from './notes/note-service.js';
 import { SERVICE_VERSION } from './version.js';
+import { EncounterNoteService } from './widget/encounter-notes.js';
+import { WidgetEncounterService } from './widget/encounter-service.js';
+import { EncounterTranscripts } from './widget/encounter-transcripts.js';
 import { PartnerService } from './widget/partners.js';
 import { WidgetTokenSigner } from './widget/signer.js';
 import { WidgetSessionService } from './widget/widget-sessions.js';
@@ -157,10 +164,35 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   });
   // The iframe's API: its own context, so the widget token guard covers exactly these routes.
   const sessions = new WidgetSessionService(repositories, deps.clock, signer, realtimeTokens);
+  // A widget encounter's notes, documents and PDFs are kept as long as notes are (NOTES_RETENTION_DAYS).
+  const widgetRetentionMs = config.notes.retentionDays * DAY_MS;
+  const transcripts = new EncounterTranscripts(realtimeArchive);
+  const encounterNotes = new EncounterNoteService({ repositories, clock: deps.clock, notes, transcripts });
+  const documents = new EncounterDocumentService({
+    repositories,
+    clock: deps.clock,
+    links: await PdfLinks.open(repositories.serviceSecrets, deps.clock, {
+      baseUrl: config.widgetBaseUrl,
+      ...config.widgetPdfLinks,
+    }),
+    retentionMs: widgetRetentionMs,
+  });
+  const encounters = new WidgetEncounterService({
+    repositories,
+    clock: deps.clock,
+    transcripts,
+    notes: encounterNotes,
+    documents,
+    retentionMs: widgetRetentionMs,
+  });
+  registerRetentionSweep(app, 'widget_documents', () => documents.deleteExpired());
+  registerRetentionSweep(app, 'widget_encounters', () => encounters.deleteExpired());
   await app.register((widget, _options, done) => {
     widgetSessionRoutes(widget, sessions);
+    widgetEncounterRoutes(widget, { encounters, notes: encounterNotes, documents });
     done();
   });
+  widgetPdfRoute(app, documents);
   jwksRoute(app, signer);
   widgetPageRoute(app, signer, repositories.partners);
 

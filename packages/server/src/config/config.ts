@@ -89,6 +89,8 @@ const envSchema = z
         error: 'must be a PKCS#8 PEM private key (Ed25519)',
       })
       .optional(),
+    WIDGET_PDF_LINK_TTL_SECONDS: integer(60, 86_400).default(900),
+    WIDGET_PDF_LINK_SECRET: z.string().trim().min(32, { error: 'must be at least 32 characters long' }).optional(),
     NOTES_ENGINE: z.enum(['extractive', 'openai'], { error: 'must be extractive or openai' }).default('extractive'),
     NOTES_OPENAI_BASE_URL: httpUrl.optional(),
     NOTES_OPENAI_API_KEY: z.string().trim().optional(),
@@ -158,6 +160,12 @@ export interface Config {
   readonly widgetTokenRateLimitPerMinute: number;
   /** PEM of the Ed25519 key that signs widget tokens; null = generate one and keep it in the database. */
   readonly widgetJwtPrivateKey: string | null;
+  /** Signed links to widget documents' PDFs (PUSH_DOCUMENT.pdfUrl). */
+  readonly widgetPdfLinks: {
+    readonly ttlSeconds: number;
+    /** The HMAC key; null = generate one and keep it in the database. */
+    readonly secret: string | null;
+  };
   readonly notes: NotesConfig;
   readonly asr: AsrConfig;
   readonly realtime: RealtimeConfig;
@@ -249,6 +257,10 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     widgetBaseUrl: values.WIDGET_BASE_URL ?? publicBaseUrl,
     widgetTokenRateLimitPerMinute: values.WIDGET_TOKEN_RATE_LIMIT_PER_MINUTE,
     widgetJwtPrivateKey: values.WIDGET_JWT_PRIVATE_KEY ?? null,
+    widgetPdfLinks: Object.freeze({
+      ttlSeconds: values.WIDGET_PDF_LINK_TTL_SECONDS,
+      secret: values.WIDGET_PDF_LINK_SECRET ?? null,
+    }),
     notes: Object.freeze({
       engine: values.NOTES_ENGINE,
       openai:

@@ -11,10 +11,18 @@ export function sectionText(section: GeneratedSection): string {
  * (they are still in the structured sections, with empty text).
  */
 export function renderNote(sections: readonly GeneratedSection[]): string {
+  return renderSectionTexts(
+    sections.map((section) => ({
+      label: section.label,
+      text: section.sentences.map((sentence) => sentence.text).join('\n'),
+    })),
+  );
+}
+
+/** The same layout for sections as text, e.g. after a clinician edited them. */
+export function renderSectionTexts(sections: readonly { label: string; text: string }[]): string {
   return sections
-    .filter((section) => section.sentences.length > 0)
-    .map(
-      (section) => `${section.label.toUpperCase()}\n\n${section.sentences.map((sentence) => sentence.text).join('\n')}`,
-    )
+    .filter((section) => section.text.trim() !== '')
+    .map((section) => `${section.label.toUpperCase()}\n\n${section.text}`)
     .join('\n\n');
 }

@@ -31,7 +31,17 @@ export class RealtimeSessionArchive {
 
   async retrieve(scope: ProjectScope, id: string): Promise<RealtimeSessionResource> {
     const now = this.deps.clock.now();
-    const row = await this.find(scope, id, now);
+    return this.resourceOf(await this.find(scope, id, now), now);
+  }
+
+  /** A widget encounter's retained sessions with their transcripts, oldest first. */
+  async listForEncounter(encounterId: string): Promise<RealtimeSessionResource[]> {
+    const now = this.deps.clock.now();
+    const rows = await this.deps.store.sessions.listByEncounter(encounterId, now - this.retentionMs);
+    return Promise.all(rows.map((row) => this.resourceOf(row, now)));
+  }
+
+  private async resourceOf(row: RealtimeSessionRow, now: number): Promise<RealtimeSessionResource> {
     const segments = (await this.deps.store.segments.listAfter(row.id)).map(segmentOfRow);
     const open = row.ended_at === null;
     return {

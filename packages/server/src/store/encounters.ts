@@ -13,7 +13,8 @@ export class EncountersRepository {
 
   /**
    * Inserts the encounter unless this clinician of this partner already has one for the EMR
-   * session; either way returns the one that is stored, so concurrent relaunches agree.
+   * session; either way returns the one that is stored, so concurrent relaunches agree. Reopening
+   * one marks it used now, so the idle-encounter sweep leaves it alone.
    */
   async openForEmrSession(row: EncounterRow & { emr_session_id: string }): Promise<EncounterRow> {
     await this.db
@@ -23,7 +24,7 @@ export class EncountersRepository {
         conflict
           .columns(['partner_id', 'clinician_id', 'emr_session_id'])
           .where('emr_session_id', 'is not', null)
-          .doNothing(),
+          .doUpdateSet({ updated_at: row.updated_at }),
       )
       .execute();
     return this.db
@@ -44,6 +45,37 @@ export class EncountersRepository {
       .where('partner_id', '=', owner.partnerId)
       .where('clinician_id', '=', owner.clinicianId)
       .executeTakeFirst();
+  }
+
+  /** Marks the encounter used now, so the idle-encounter sweep leaves it alone. */
+  async touch(id: string, at: number): Promise<void> {
+    await this.db.updateTable('encounters').set({ updated_at: at }).where('id', '=', id).execute();
+  }
+
+  /**
+   * Deletes encounters untouched since `cutoff` that hold nothing any more (no note, document or
+   * realtime session left after their own retention); returns how many. Their consent and patient
+   * context go with them.
+   */
+  async deleteIdleAndEmpty(cutoff: number): Promise<number> {
+    const result = await this.db
+      .deleteFrom('encounters')
+      .where('updated_at', '<=', cutoff)
+      .where((eb) =>
+        eb.and([
+          eb.not(
+            eb.exists(eb.selectFrom('encounter_notes').select('id').whereRef('encounter_id', '=', 'encounters.id')),
+          ),
+          eb.not(
+            eb.exists(eb.selectFrom('encounter_documents').select('id').whereRef('encounter_id', '=', 'encounters.id')),
+          ),
+          eb.not(
+            eb.exists(eb.selectFrom('realtime_sessions').select('id').whereRef('encounter_id', '=', 'encounters.id')),
+          ),
+        ]),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   /**

@@ -33,6 +33,18 @@ export class RealtimeSessionsRepository {
       .executeTakeFirst();
   }
 
+  /** A widget encounter's retained sessions (active after `retainedAfter`), oldest first. */
+  async listByEncounter(encounterId: string, retainedAfter: number): Promise<RealtimeSessionRow[]> {
+    return this.db
+      .selectFrom('realtime_sessions')
+      .selectAll()
+      .where('encounter_id', '=', encounterId)
+      .where('last_seen_at', '>', retainedAfter)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  }
+
   /** Deletes the session; its segments go with it (foreign key cascade). */
   async delete(id: string): Promise<void> {
     await this.db.deleteFrom('realtime_sessions').where('id', '=', id).execute();

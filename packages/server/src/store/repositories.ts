@@ -1,12 +1,16 @@
 import { ApiKeysRepository } from './api-keys.js';
 import { CliniciansRepository } from './clinicians.js';
 import type { Database } from './database.js';
+import { EncounterConsentsRepository } from './encounter-consents.js';
+import { EncounterDocumentsRepository } from './encounter-documents.js';
+import { EncounterNotesRepository } from './encounter-notes.js';
 import { EncountersRepository } from './encounters.js';
 import { NotesRepository } from './notes.js';
 import { PartnersRepository } from './partners.js';
 import { ProjectsRepository } from './projects.js';
 import { RealtimeSessionsRepository, TranscriptSegmentsRepository } from './realtime-sessions.js';
 import { RealtimeTokensRepository } from './realtime-tokens.js';
+import { ServiceSecretsRepository } from './service-secrets.js';
 import { SigningKeysRepository } from './signing-keys.js';
 
 export interface Repositories {
@@ -20,6 +24,10 @@ export interface Repositories {
   notes: NotesRepository;
   realtimeSessions: RealtimeSessionsRepository;
   transcriptSegments: TranscriptSegmentsRepository;
+  encounterConsents: EncounterConsentsRepository;
+  encounterNotes: EncounterNotesRepository;
+  encounterDocuments: EncounterDocumentsRepository;
+  serviceSecrets: ServiceSecretsRepository;
 }
 
 export function createRepositories(database: Database): Repositories {
@@ -34,5 +42,9 @@ export function createRepositories(database: Database): Repositories {
     notes: new NotesRepository(database.db),
     realtimeSessions: new RealtimeSessionsRepository(database.db),
     transcriptSegments: new TranscriptSegmentsRepository(database.db),
+    encounterConsents: new EncounterConsentsRepository(database.db),
+    encounterNotes: new EncounterNotesRepository(database.db),
+    encounterDocuments: new EncounterDocumentsRepository(database.db),
+    serviceSecrets: new ServiceSecretsRepository(database.db),
   };
 }

@@ -142,6 +142,65 @@ export interface TranscriptSegmentsTable {
   created_at: number;
 }
 
+/** The patient's consent to recording, recorded once per encounter. */
+export interface EncounterConsentsTable {
+  encounter_id: string;
+  method: 'verbal' | 'written' | 'electronic';
+  note: string | null;
+  clinician_id: string;
+  recorded_at: number;
+}
+
+/** A note written for a widget encounter: the generated note (notes.id) and its edits. */
+export interface EncounterNotesTable {
+  /** The notes row it was generated as; deleting that note (retention) deletes this one. */
+  id: string;
+  encounter_id: string;
+  revision: number;
+  /** JSON array of {key (host key), templateKey, label, text}, in template order. */
+  sections: string;
+  note_text: string;
+  /** The conversation the note was written from. */
+  transcript: string;
+  source: 'transcript' | 'conversation_text';
+  created_at: number;
+  updated_at: number;
+  expires_at: number;
+}
+
+export interface EncounterDocumentsTable {
+  id: string;
+  encounter_id: string;
+  document_type: 'referral' | 'letter' | 'form';
+  format: 'text' | 'pdf';
+  /** The encounter note it was drawn from; null once that note is deleted. */
+  note_id: string | null;
+  title: string;
+  content: string;
+  /** JSON array of {key, label, value} for forms. */
+  fields: string | null;
+  revision: number;
+  created_at: number;
+  updated_at: number;
+  expires_at: number;
+}
+
+/** Every saved revision of a document, so a PDF link serves exactly what was sent. */
+export interface EncounterDocumentRevisionsTable {
+  document_id: string;
+  revision: number;
+  title: string;
+  content: string;
+  created_at: number;
+}
+
+/** Secrets the service generates once and every instance shares (e.g. the PDF link key). */
+export interface ServiceSecretsTable {
+  name: string;
+  value: string;
+  created_at: number;
+}
+
 export interface DatabaseSchema {
   projects: ProjectsTable;
   api_keys: ApiKeysTable;
@@ -153,4 +212,9 @@ export interface DatabaseSchema {
   notes: NotesTable;
   realtime_sessions: RealtimeSessionsTable;
   transcript_segments: TranscriptSegmentsTable;
+  encounter_consents: EncounterConsentsTable;
+  encounter_notes: EncounterNotesTable;
+  encounter_documents: EncounterDocumentsTable;
+  encounter_document_revisions: EncounterDocumentRevisionsTable;
+  service_secrets: ServiceSecretsTable;
 }

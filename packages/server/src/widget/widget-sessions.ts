@@ -15,6 +15,7 @@ import type { ClinicianRow } from '../store/clinicians.js';
 import type { EncounterRow } from '../store/encounters.js';
 import type { PartnerRow } from '../store/partners.js';
 import type { Repositories } from '../store/repositories.js';
+import { requireOwnedEncounter } from './owned-encounter.js';
 import { partnerOrigins } from './partners.js';
 import type { WidgetTokenSigner } from './signer.js';
 
@@ -26,6 +27,12 @@ export interface WidgetPrincipal {
   /** Epoch ms. */
   expiresAt: number;
 }
+
+/** Only the clinician who opened an encounter reaches it, and only through their partner's widget. */
+export const ownerOf = (principal: WidgetPrincipal) => ({
+  partnerId: principal.partner.id,
+  clinicianId: principal.clinician.id,
+});
 
 /** Namespaced so the EMR's raw id is never used as an account patient id (interface: Patient id semantics). */
 export const widgetPatientKey = (partnerId: string, patientId: string) => `widget_${partnerId}_${patientId}`;
@@ -126,11 +133,18 @@ export class WidgetSessionService {
     return { sessionId, patientId, template: resolved.template, sectionKeys: resolved.sectionKeys };
   }
 
+  /** Audio needs the patient's recorded consent: the server refuses it, whatever the widget shows. */
   async mintRealtimeToken(
     principal: WidgetPrincipal,
     request: { sessionId: string; expiresInSeconds?: number },
   ): Promise<RealtimeToken> {
     await this.requireEncounter(principal, request.sessionId);
+    if ((await this.repositories.encounterConsents.get(request.sessionId)) === undefined) {
+      throw new AppError(
+        'consent_required',
+        `Record the patient's consent to recording (POST /api/widget/encounters/${request.sessionId}/consent) before recording.`,
+      );
+    }
     return this.realtimeTokens.mint({
       projectId: principal.partner.project_id,
       environment: principal.partner.environment,
@@ -142,13 +156,6 @@ export class WidgetSessionService {
   }
 
   private async requireEncounter(principal: WidgetPrincipal, sessionId: string): Promise<EncounterRow> {
-    const encounter = await this.repositories.encounters.getOwned(sessionId, {
-      partnerId: principal.partner.id,
-      clinicianId: principal.clinician.id,
-    });
-    if (encounter === undefined) {
-      throw new AppError('encounter_not_found', `No encounter ${sessionId} belongs to this widget session.`);
-    }
-    return encounter;
+    return requireOwnedEncounter(this.repositories.encounters, ownerOf(principal), sessionId);
   }
 }

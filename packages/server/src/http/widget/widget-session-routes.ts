@@ -19,7 +19,8 @@ declare module 'fastify' {
   }
 }
 
-function widgetOf(request: FastifyRequest): WidgetPrincipal {
+/** The widget principal of a request behind the widget token guard. */
+export function widgetOf(request: FastifyRequest): WidgetPrincipal {
   if (request.widget === null) throw new Error('route is not behind the widget token guard');
   return request.widget;
 }

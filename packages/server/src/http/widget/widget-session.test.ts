@@ -44,6 +44,17 @@ const putPatientContext = (h: Harness, token: string, sessionId: string, body: u
 const postRealtimeToken = (h: Harness, token: string, body: Record<string, unknown>) =>
   h.app.inject({ method: 'POST', url: '/api/widget/realtime-tokens', headers: bearer(token), payload: body });
 
+/** Realtime tokens are minted only once the patient's consent to recording is recorded. */
+async function recordConsent(h: Harness, token: string, sessionId: string): Promise<void> {
+  const response = await h.app.inject({
+    method: 'POST',
+    url: `/api/widget/encounters/${sessionId}/consent`,
+    headers: bearer(token),
+    payload: { method: 'verbal' },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+}
+
 /** The exact envelope of a widget error without field details. */
 function expectWidgetError(response: LightMyRequestResponse, status: number, code: string): void {
   expect(response.statusCode, response.body).toBe(status);
@@ -311,6 +322,7 @@ describe('widget session API', () => {
       const brief = await h.createPartner({ tokenLifetimeSeconds: 600 });
       const widget = await mint({ partner: brief, emrSessionId: 'visit-3' });
       const { sessionId } = await openEncounter(h, widget.token);
+      await recordConsent(h, widget.token, sessionId);
       const response = await postRealtimeToken(h, widget.token, { sessionId, expiresInSeconds: 3600 });
       expect(response.statusCode, response.body).toBe(201);
       expect(response.headers['cache-control']).toBe('no-store');
@@ -356,6 +368,7 @@ describe('widget session API', () => {
       const live = await h.createPartner({ environment: 'live' });
       const widget = await mint({ partner: live });
       const { sessionId } = await openEncounter(h, widget.token);
+      await recordConsent(h, widget.token, sessionId);
       const response = await postRealtimeToken(h, widget.token, { sessionId });
       expect(response.statusCode).toBe(201);
       const minted = response.json<RealtimeToken>();
@@ -381,15 +394,25 @@ describe('widget session API', () => {
 
     async function expectRefusedEverywhere(headers: Record<string, string>, code: string): Promise<void> {
       expect(routes.map((spec) => spec.operationId).sort()).toEqual([
+        'createWidgetDocument',
+        'createWidgetDocumentPdf',
         'createWidgetRealtimeToken',
+        'generateWidgetNote',
+        'getWidgetEncounter',
         'getWidgetSession',
+        'getWidgetTranscript',
+        'listWidgetDocuments',
+        'listWidgetNotes',
         'openWidgetEncounter',
+        'recordWidgetConsent',
         'setWidgetPatientContext',
+        'updateWidgetDocument',
+        'updateWidgetNote',
       ]);
       for (const spec of routes) {
         const response = await h.app.inject({
           method: spec.method,
-          url: spec.path.replace('{sessionId}', 'ses_anything'),
+          url: spec.path.replace(/\{[^}]+\}/g, 'ses_anything'),
           headers,
         });
         expect(response.statusCode, `${spec.method} ${spec.path}`).toBe(401);

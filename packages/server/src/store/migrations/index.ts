@@ -5,6 +5,7 @@ import { widget } from './0002-widget.js';
 import { notes } from './0003-notes.js';
 import { realtime } from './0004-realtime.js';
 import { realtimeRetention } from './0005-realtime-retention.js';
+import { widgetEncounterRecords } from './0006-widget-encounter-records.js';
 
 /**
  * Migrations in the order they apply. Names sort lexically, so they carry a zero-padded number;
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003-notes': notes,
   '0004-realtime': realtime,
   '0005-realtime-retention': realtimeRetention,
+  '0006-widget-encounter-records': widgetEncounterRecords,
 };
 
 /** Every migration's name, in the order they apply. */

@@ -1,0 +1,122 @@
+import type { Kysely, Selectable } from 'kysely';
+
+import type { DatabaseSchema, EncounterDocumentRevisionsTable, EncounterDocumentsTable } from './schema.js';
+
+export type EncounterDocumentRow = Selectable<EncounterDocumentsTable>;
+export type EncounterDocumentRevisionRow = Selectable<EncounterDocumentRevisionsTable>;
+
+export class EncounterDocumentsRepository {
+  constructor(private readonly db: Kysely<DatabaseSchema>) {}
+
+  /** Stores the document and its first revision together. */
+  async insert(row: EncounterDocumentRow): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('encounter_documents').values(row).execute();
+      await trx
+        .insertInto('encounter_document_revisions')
+        .values({
+          document_id: row.id,
+          revision: row.revision,
+          title: row.title,
+          content: row.content,
+          created_at: row.updated_at,
+        })
+        .execute();
+    });
+  }
+
+  /** The document, only if it belongs to the encounter and is still retained. */
+  async get(encounterId: string, id: string, now: number): Promise<EncounterDocumentRow | undefined> {
+    return this.db
+      .selectFrom('encounter_documents')
+      .selectAll()
+      .where('id', '=', id)
+      .where('encounter_id', '=', encounterId)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+  }
+
+  /** The encounter's retained documents, latest first. */
+  async list(encounterId: string, now: number): Promise<EncounterDocumentRow[]> {
+    return this.db
+      .selectFrom('encounter_documents')
+      .selectAll()
+      .where('encounter_id', '=', encounterId)
+      .where('expires_at', '>', now)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+  }
+
+  /**
+   * Saves `next` as the document's next revision, only if it is still at `next.revision - 1`;
+   * returns false when another edit got there first.
+   */
+  async saveRevision(next: EncounterDocumentRow): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('encounter_documents')
+        .set({
+          title: next.title,
+          content: next.content,
+          fields: next.fields,
+          format: next.format,
+          revision: next.revision,
+          updated_at: next.updated_at,
+        })
+        .where('id', '=', next.id)
+        .where('revision', '=', next.revision - 1)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) return false;
+      await trx
+        .insertInto('encounter_document_revisions')
+        .values({
+          document_id: next.id,
+          revision: next.revision,
+          title: next.title,
+          content: next.content,
+          created_at: next.updated_at,
+        })
+        .execute();
+      return true;
+    });
+  }
+
+  /**
+   * One revision of a retained document, with the document and whether the partner whose encounter
+   * it belongs to was revoked.
+   */
+  async getRevision(
+    id: string,
+    revision: number,
+    now: number,
+  ): Promise<
+    { document: EncounterDocumentRow; revision: EncounterDocumentRevisionRow; partnerRevoked: boolean } | undefined
+  > {
+    const document = await this.db
+      .selectFrom('encounter_documents')
+      .innerJoin('encounters', 'encounters.id', 'encounter_documents.encounter_id')
+      .innerJoin('partners', 'partners.id', 'encounters.partner_id')
+      .selectAll('encounter_documents')
+      .select('partners.revoked_at as partner_revoked_at')
+      .where('encounter_documents.id', '=', id)
+      .where('encounter_documents.expires_at', '>', now)
+      .executeTakeFirst();
+    if (document === undefined) return undefined;
+    const stored = await this.db
+      .selectFrom('encounter_document_revisions')
+      .selectAll()
+      .where('document_id', '=', id)
+      .where('revision', '=', revision)
+      .executeTakeFirst();
+    if (stored === undefined) return undefined;
+    const { partner_revoked_at, ...row } = document;
+    return { document: row, revision: stored, partnerRevoked: partner_revoked_at !== null };
+  }
+
+  /** Deletes documents past their retention (their revisions go with them); returns how many. */
+  async deleteExpired(now: number): Promise<number> {
+    const result = await this.db.deleteFrom('encounter_documents').where('expires_at', '<=', now).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}

@@ -1,0 +1,25 @@
+import type { Kysely } from 'kysely';
+
+import type { DatabaseSchema } from './schema.js';
+
+export class ServiceSecretsRepository {
+  constructor(private readonly db: Kysely<DatabaseSchema>) {}
+
+  /**
+   * The secret stored under `name`, storing `candidate` first if there is none. Instances that race
+   * on first start all read back the one that won.
+   */
+  async getOrCreate(name: string, candidate: string, now: number): Promise<string> {
+    await this.db
+      .insertInto('service_secrets')
+      .values({ name, value: candidate, created_at: now })
+      .onConflict((conflict) => conflict.column('name').doNothing())
+      .execute();
+    const row = await this.db
+      .selectFrom('service_secrets')
+      .select('value')
+      .where('name', '=', name)
+      .executeTakeFirstOrThrow();
+    return row.value;
+  }
+}
