@@ -49,6 +49,11 @@ export function setup({ quiet = false } = {}) {
   installNode18Runtime();
   // The client's bundles (Node 18 and browser tests load them); skipped when dist is up to date.
   run(process.execPath, [join(root, 'packages', 'client', 'scripts', 'build.mjs'), '--if-stale']);
+  // The widget app the service serves at /widget (it bundles the client); skipped when up to date.
+  run(process.execPath, [join(root, 'packages', 'widget', 'scripts', 'build.mjs'), '--if-stale']);
+  // The embed helper, then the demo EMR whose page bundles it; each skipped when up to date.
+  run(process.execPath, [join(root, 'packages', 'embed', 'scripts', 'build.mjs'), '--if-stale']);
+  run(process.execPath, [join(root, 'examples', 'emr-demo', 'scripts', 'build.mjs'), '--if-stale']);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) setup();

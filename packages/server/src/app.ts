@@ -194,7 +194,12 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   });
   widgetPdfRoute(app, documents);
   jwksRoute(app, signer);
-  widgetPageRoute(app, signer, repositories.partners);
+  widgetPageRoute(app, {
+    signer,
+    partners: repositories.partners,
+    clock: deps.clock,
+    appDir: config.widgetAppDir,
+  });
 
   return app;
 }

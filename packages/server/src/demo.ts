@@ -5,6 +5,10 @@ import type { Config } from './config/config.js';
 import { ProjectService } from './projects/project-service.js';
 import type { ProjectSummary } from './projects/project-service.js';
 import type { Repositories } from './store/repositories.js';
+import { normalizeOrigin, PartnerService, type IssuedPartnerKey } from './widget/partners.js';
+
+const DEMO_PROJECT_NAME = 'Demo project';
+export const DEMO_PARTNER_NAME = 'Demo EMR';
 
 export interface DemoSeed {
   project: ProjectSummary;
@@ -19,10 +23,40 @@ export async function seedDemoProject(
 ): Promise<DemoSeed | null> {
   const projects = new ProjectService(repositories, clock);
   if ((await projects.count()) > 0) return null;
-  const project = await projects.create('Demo project');
+  const project = await projects.create(DEMO_PROJECT_NAME);
   const keys = new ApiKeyService(repositories, clock, config.keyRotationGraceSeconds);
   const key = await keys.create({ projectId: project.id, environment: 'test', name: 'demo' });
   return { project, key };
+}
+
+/**
+ * The partner of the demo EMR that `npm start` serves at `origin`, in the demo project's sandbox:
+ * created on first start, and on every later start given a new secret at once (no grace), since
+ * only a hash of the old one is kept and the demo EMR must hold the key in memory.
+ */
+export async function seedDemoPartner(
+  repositories: Repositories,
+  clock: Clock,
+  config: Config,
+  origin: string,
+): Promise<IssuedPartnerKey> {
+  const partners = new PartnerService(repositories, clock, config.keyRotationGraceSeconds);
+  const allowed = normalizeOrigin(origin);
+  const existing = (await partners.list()).find(
+    (partner) =>
+      partner.name === DEMO_PARTNER_NAME && partner.status === 'active' && partner.allowedOrigins.includes(allowed),
+  );
+  if (existing !== undefined) return partners.rotateSecret(existing.id, { graceSeconds: 0 });
+  const projects = new ProjectService(repositories, clock);
+  const project =
+    (await projects.list()).find((candidate) => candidate.name === DEMO_PROJECT_NAME) ??
+    (await projects.create(DEMO_PROJECT_NAME));
+  return partners.create({
+    projectId: project.id,
+    environment: 'test',
+    name: DEMO_PARTNER_NAME,
+    allowedOrigins: [allowed],
+  });
 }
 
 /** The first-start banner: the key appears here once and is never logged. */

@@ -1,13 +1,19 @@
-import { createServer } from './server.js';
+import { createServer, type RunningServer } from './server.js';
 import { ConfigError } from './config/config.js';
 
-try {
-  await createServer(process.env);
-} catch (error) {
-  if (error instanceof ConfigError) {
-    process.stderr.write(`chartwright: ${error.message}\n`);
-  } else {
-    process.stderr.write(`chartwright: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+async function start(): Promise<RunningServer | null> {
+  try {
+    return await createServer(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`chartwright: ${error.message}\n`);
+    } else {
+      process.stderr.write(`chartwright: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+    }
+    process.exitCode = 1;
+    return null;
   }
-  process.exitCode = 1;
 }
+
+/** The started service, or null when it could not start (the reason was printed); `npm start` adds the demo EMR to it. */
+export const running = await start();

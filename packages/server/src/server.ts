@@ -4,7 +4,7 @@ import { buildApp } from './app.js';
 import { createRecognizer } from './asr/create-recognizer.js';
 import { systemClock } from './clock.js';
 import { loadConfig, type Config } from './config/config.js';
-import { demoBanner, seedDemoProject } from './demo.js';
+import { demoBanner, seedDemoPartner, seedDemoProject } from './demo.js';
 import { createLogger } from './logger.js';
 import { openRuntime } from './runtime.js';
 import { shutDown } from './shutdown.js';
@@ -16,6 +16,8 @@ export interface RunningServer {
   config: Config;
   /** Graceful stop; resolves to the exit code. */
   stop(): Promise<number>;
+  /** The partner key of the demo EMR `npm start` serves at `origin` (see demo.ts). */
+  seedDemoPartner(origin: string): Promise<{ partnerId: string; partnerKey: string }>;
 }
 
 /** Starts the service from environment variables and installs SIGTERM/SIGINT handlers. */
@@ -63,5 +65,9 @@ export async function createServer(env: Readonly<Record<string, string | undefin
       void stop().then((code) => process.exit(code));
     });
   }
-  return { app, config, stop };
+  const seedPartner = async (origin: string) => {
+    const issued = await seedDemoPartner(createRepositories(runtime.database), systemClock, config, origin);
+    return { partnerId: issued.partner.id, partnerKey: issued.partnerKey };
+  };
+  return { app, config, stop, seedDemoPartner: seedPartner };
 }

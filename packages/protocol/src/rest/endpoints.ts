@@ -420,6 +420,21 @@ export const REST_ENDPOINTS = [
   },
   {
     method: 'GET',
+    path: '/widget/assets/{file}',
+    operationId: 'widgetAsset',
+    summary: 'A file of the widget app (script, style), named by its content hash',
+    tag: 'Widget',
+    auth: 'none',
+    success: {
+      status: 200,
+      description: 'The file, cacheable for a year: a new build gives new names.',
+      schema: z.string(),
+      contentType: 'text/javascript',
+    },
+    errors: ['route_not_found'],
+  },
+  {
+    method: 'GET',
     path: '/api/v1/openapi.json',
     operationId: 'openApiDocument',
     summary: 'This OpenAPI 3.1 document',

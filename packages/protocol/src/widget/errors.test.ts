@@ -17,7 +17,12 @@ const patient = { id: 'pt-0001', name: 'Alex Example' };
 
 describe('WIDGET_ERROR_CODES', () => {
   it('lists each code with a one-line meaning, frozen', () => {
-    expect(Object.keys(WIDGET_ERROR_CODES)).toEqual(['INVALID_PATIENT_DATA', 'INVALID_MESSAGE']);
+    expect(Object.keys(WIDGET_ERROR_CODES)).toEqual([
+      'INVALID_PATIENT_DATA',
+      'INVALID_MESSAGE',
+      'MICROPHONE_NOT_ALLOWED',
+      'PATIENT_MISMATCH',
+    ]);
     for (const meaning of Object.values(WIDGET_ERROR_CODES)) expect(meaning).toMatch(/^[^\n]+\.$/);
     expect(Object.isFrozen(WIDGET_ERROR_CODES)).toBe(true);
   });

@@ -8,6 +8,8 @@ import type { WidgetErrorMessage } from './widget-messages.js';
 export const WIDGET_ERROR_CODES = Object.freeze({
   INVALID_PATIENT_DATA: 'A PATIENT_CONTEXT failed validation; the message lists each field problem.',
   INVALID_MESSAGE: 'Another EMR message (or a payload with no known type) failed validation.',
+  MICROPHONE_NOT_ALLOWED: 'The iframe may not use the microphone: embed it with allow="microphone".',
+  PATIENT_MISMATCH: 'A PATIENT_CONTEXT named another patient than the one the emrSessionId’s encounter belongs to.',
 } as const);
 export type WidgetErrorCode = keyof typeof WIDGET_ERROR_CODES;
 

@@ -1,3 +1,5 @@
+import { fileURLToPath } from 'node:url';
+
 import { describe, expect, it } from 'vitest';
 
 import { ConfigError, loadConfig } from './config.js';
@@ -55,6 +57,11 @@ describe('loadConfig', () => {
   it('accepts TRUST_PROXY as a boolean or an address list', () => {
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8,127.0.0.1' }).trustProxy).toBe('10.0.0.0/8,127.0.0.1');
+  });
+
+  it('serves the widget app from this checkout’s build unless WIDGET_APP_DIR names another', () => {
+    expect(loadConfig({}).widgetAppDir).toBe(fileURLToPath(new URL('../../../widget/dist', import.meta.url)));
+    expect(loadConfig({ WIDGET_APP_DIR: ' /srv/widget ' }).widgetAppDir).toBe('/srv/widget');
   });
 
   it('reads sqlite: URLs and plain paths as SQLite files', () => {

@@ -1,6 +1,11 @@
+import { fileURLToPath } from 'node:url';
+
 import { z } from 'zod';
 
 import { formatPath } from '@chartwright/protocol';
+
+/** The widget app's build in this checkout: packages/widget/dist, from src/config and dist/config alike. */
+const WIDGET_APP_BUILD = fileURLToPath(new URL('../../../widget/dist', import.meta.url));
 
 /** The longest grace period a rotated key or partner secret may get: 90 days. */
 export const MAX_GRACE_SECONDS = 90 * 86400;
@@ -91,6 +96,7 @@ const envSchema = z
       .optional(),
     WIDGET_PDF_LINK_TTL_SECONDS: integer(60, 86_400).default(900),
     WIDGET_PDF_LINK_SECRET: z.string().trim().min(32, { error: 'must be at least 32 characters long' }).optional(),
+    WIDGET_APP_DIR: z.string().trim().min(1, { error: 'must not be empty' }).optional(),
     NOTES_ENGINE: z.enum(['extractive', 'openai'], { error: 'must be extractive or openai' }).default('extractive'),
     NOTES_OPENAI_BASE_URL: httpUrl.optional(),
     NOTES_OPENAI_API_KEY: z.string().trim().optional(),
@@ -166,6 +172,8 @@ export interface Config {
     /** The HMAC key; null = generate one and keep it in the database. */
     readonly secret: string | null;
   };
+  /** The widget app's build (index.html and assets/) served at /widget. */
+  readonly widgetAppDir: string;
   readonly notes: NotesConfig;
   readonly asr: AsrConfig;
   readonly realtime: RealtimeConfig;
@@ -261,6 +269,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
       ttlSeconds: values.WIDGET_PDF_LINK_TTL_SECONDS,
       secret: values.WIDGET_PDF_LINK_SECRET ?? null,
     }),
+    widgetAppDir: values.WIDGET_APP_DIR ?? WIDGET_APP_BUILD,
     notes: Object.freeze({
       engine: values.NOTES_ENGINE,
       openai:

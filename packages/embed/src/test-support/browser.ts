@@ -1,0 +1,67 @@
+import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-core';
+
+import { launchChromium } from '../../../client/src/test-support/browser.js';
+
+export { missingBrowser } from '../../../client/src/test-support/browser.js';
+
+declare global {
+  interface Window {
+    /** Every stream getUserMedia handed the frame (recorded by an init script in each frame). */
+    capturedStreams?: MediaStream[];
+  }
+}
+
+/** Chromium whose fake microphone plays `wav` in a loop, and which grants the microphone without asking. */
+export function launchWithMicrophone(wav: string): Promise<Browser> {
+  return launchChromium([
+    '--use-fake-ui-for-media-stream',
+    '--use-fake-device-for-media-stream',
+    `--use-file-for-fake-audio-capture=${wav}`,
+    '--autoplay-policy=no-user-gesture-required',
+  ]);
+}
+
+/**
+ * Wraps getUserMedia in every frame (the widget's included), so a test can see whether the widget
+ * released what it captured. It records; the streams are the browser's own.
+ */
+export function recordCapturedStreams(): void {
+  const media = navigator.mediaDevices as MediaDevices | undefined;
+  if (media === undefined) return;
+  const original = media.getUserMedia.bind(media);
+  window.capturedStreams = [];
+  media.getUserMedia = async (constraints) => {
+    const stream = await original(constraints);
+    window.capturedStreams?.push(stream);
+    return stream;
+  };
+}
+
+/** The ready states of every audio track the widget captured. */
+export function capturedTrackStates(widget: FrameLocator): Promise<string[]> {
+  return widget
+    .locator('body')
+    .evaluate(() =>
+      (window.capturedStreams ?? []).flatMap((stream) => stream.getTracks().map((track) => track.readyState)),
+    );
+}
+
+/** The widget iframe, as the embed helper titles it. */
+export const widgetFrame = (page: Page): FrameLocator => page.frameLocator('iframe[title="Chartwright scribe"]');
+
+/** A made-up origin no server answers: its pages are served by Playwright's router (serveForeignSite). */
+export const FOREIGN_ORIGIN = 'http://foreign.example';
+
+/**
+ * Serves an empty page at every FOREIGN_ORIGIN address for the pages of `context`, so a test can
+ * open a window of a third site whose messages carry a genuinely foreign origin.
+ */
+export async function serveForeignSite(context: BrowserContext): Promise<void> {
+  await context.route(`${FOREIGN_ORIGIN}/**`, (route) =>
+    route.fulfill({
+      status: 200,
+      contentType: 'text/html; charset=utf-8',
+      body: '<!doctype html><title>foreign</title>',
+    }),
+  );
+}

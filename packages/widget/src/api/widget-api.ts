@@ -1,0 +1,148 @@
+import type {
+  CreateWidgetDocumentRequest,
+  GenerateWidgetNoteRequest,
+  PatientContextResult,
+  RealtimeToken,
+  RecordConsentRequest,
+  SetPatientContextRequest,
+  UpdateWidgetDocumentRequest,
+  UpdateWidgetNoteRequest,
+  WidgetConsent,
+  WidgetDocument,
+  WidgetDocumentPdf,
+  WidgetEncounter,
+  WidgetEncounterState,
+  WidgetNote,
+  WidgetSessionInfo,
+} from '@chartwright/protocol';
+
+import { errorOfResponse, WidgetApiError } from './widget-api-error.js';
+
+/** The widget token the calls carry, and what to do when the service says it has expired. */
+export interface WidgetCredentials {
+  /** The token to send now (it changes on TOKEN_REFRESH). */
+  current(): string;
+  /**
+   * The service refused the token as expired: get a new one (REQUEST_TOKEN_REFRESH → TOKEN_REFRESH).
+   * Resolves true once `current()` returns a new token, false when none will come.
+   */
+  refresh(): Promise<boolean>;
+}
+
+export interface WidgetApiOptions {
+  /** The widget host's origin: the page's own (`location.origin`). */
+  baseUrl: string;
+  credentials: WidgetCredentials;
+  fetch?: typeof globalThis.fetch;
+}
+
+type Method = 'GET' | 'POST' | 'PUT';
+
+const encounterPath = (sessionId: string) => `/api/widget/encounters/${encodeURIComponent(sessionId)}`;
+
+/**
+ * The session API the iframe calls (docs/widget-protocol.md § 7) with its widget token. A call
+ * refused because the token expired asks for a new token once and is sent again with it.
+ */
+export class WidgetApi {
+  private readonly fetch: typeof globalThis.fetch;
+
+  constructor(private readonly options: WidgetApiOptions) {
+    // Bound: browsers throw "Illegal invocation" when fetch is called with another `this`.
+    this.fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  }
+
+  /**
+   * Who `token` works for, without the refresh flow: the token the page opened with, or
+   * TOKEN_REFRESH's before the widget switches to it.
+   */
+  sessionWith(token: string): Promise<WidgetSessionInfo> {
+    return this.send('GET', '/api/widget/session', token, undefined, undefined);
+  }
+
+  openEncounter(): Promise<WidgetEncounter> {
+    return this.call('POST', '/api/widget/encounters');
+  }
+
+  encounterState(sessionId: string): Promise<WidgetEncounterState> {
+    return this.call('GET', encounterPath(sessionId));
+  }
+
+  setPatientContext(sessionId: string, context: SetPatientContextRequest): Promise<PatientContextResult> {
+    return this.call('PUT', `${encounterPath(sessionId)}/patient-context`, context);
+  }
+
+  recordConsent(sessionId: string, consent: RecordConsentRequest): Promise<WidgetConsent> {
+    return this.call('POST', `${encounterPath(sessionId)}/consent`, consent);
+  }
+
+  realtimeToken(sessionId: string): Promise<RealtimeToken> {
+    return this.call('POST', '/api/widget/realtime-tokens', { sessionId });
+  }
+
+  generateNote(sessionId: string, request: GenerateWidgetNoteRequest, signal?: AbortSignal): Promise<WidgetNote> {
+    return this.call('POST', `${encounterPath(sessionId)}/notes`, request, signal);
+  }
+
+  updateNote(sessionId: string, noteId: string, update: UpdateWidgetNoteRequest): Promise<WidgetNote> {
+    return this.call('PUT', `${encounterPath(sessionId)}/notes/${encodeURIComponent(noteId)}`, update);
+  }
+
+  createDocument(sessionId: string, request: CreateWidgetDocumentRequest): Promise<WidgetDocument> {
+    return this.call('POST', `${encounterPath(sessionId)}/documents`, request);
+  }
+
+  updateDocument(sessionId: string, documentId: string, update: UpdateWidgetDocumentRequest): Promise<WidgetDocument> {
+    return this.call('PUT', `${encounterPath(sessionId)}/documents/${encodeURIComponent(documentId)}`, update);
+  }
+
+  documentPdf(sessionId: string, documentId: string): Promise<WidgetDocumentPdf> {
+    return this.call('POST', `${encounterPath(sessionId)}/documents/${encodeURIComponent(documentId)}/pdf`);
+  }
+
+  private async call<T>(method: Method, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+    const { credentials } = this.options;
+    try {
+      return await this.send<T>(method, path, credentials.current(), body, signal);
+    } catch (error) {
+      if (!(error instanceof WidgetApiError && error.code === 'widget_token_expired')) throw error;
+      if (!(await credentials.refresh())) throw error;
+      return this.send<T>(method, path, credentials.current(), body, signal);
+    }
+  }
+
+  private async send<T>(
+    method: Method,
+    path: string,
+    token: string,
+    body: unknown,
+    signal: AbortSignal | undefined,
+  ): Promise<T> {
+    let response: Response;
+    try {
+      response = await this.fetch(`${this.options.baseUrl}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        ...(signal === undefined ? {} : { signal }),
+        // The token rides in a header; nothing else about the page needs to reach the service.
+        credentials: 'omit',
+        referrerPolicy: 'no-referrer',
+      });
+    } catch (error) {
+      const aborted = signal?.aborted === true;
+      throw new WidgetApiError(
+        aborted ? 'The request was cancelled.' : 'The Chartwright service could not be reached.',
+        aborted ? 'aborted' : 'connection_error',
+        0,
+        [],
+        { cause: error },
+      );
+    }
+    if (!response.ok) throw await errorOfResponse(response);
+    return (await response.json()) as T;
+  }
+}

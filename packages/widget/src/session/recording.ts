@@ -1,0 +1,130 @@
+import {
+  Chartwright,
+  MICROPHONE_AUDIO_FORMAT,
+  type ChartwrightError,
+  type RealtimeSession,
+  type RealtimeTokenGrant,
+  type TranscriptSegment,
+  type WebSocketConstructor,
+} from '@chartwright/client';
+
+/** A running audio source feeding a session. */
+export interface AudioCapture {
+  stop(): Promise<void>;
+}
+
+/**
+ * Where the audio comes from: the browser's microphone in the widget, a recording in tests. It
+ * streams 16 kHz 16-bit mono PCM into the session until stopped.
+ */
+export interface AudioInput {
+  start(
+    session: RealtimeSession,
+    handlers: { onLevel: (level: number) => void; onError: (error: ChartwrightError) => void },
+  ): Promise<AudioCapture>;
+}
+
+export interface RecordingHandlers {
+  partial: (text: string) => void;
+  final: (segment: TranscriptSegment) => void;
+  level: (level: number) => void;
+  /** The socket was lost (audio is kept meanwhile) or is back. */
+  connection: (state: 'online' | 'reconnecting') => void;
+  /** The session failed for good (the audio until then is stored), or the device went away. */
+  failed: (error: ChartwrightError) => void;
+  /** Audio was dropped: the socket has been down longer than the audio kept meanwhile. */
+  audioDropped: () => void;
+}
+
+export interface RecordingOptions {
+  /** The widget host's origin: the realtime socket is on the same service. */
+  baseUrl: string;
+  /** Mints a realtime token for the encounter (expiresAt on the local clock). */
+  token: () => Promise<RealtimeTokenGrant>;
+  input: AudioInput;
+  handlers: RecordingHandlers;
+  WebSocket?: WebSocketConstructor;
+}
+
+/**
+ * Audio kept while the socket is down, to be sent when it is back: two minutes, 3.8 MB of 16 kHz
+ * 16-bit mono, with attempts spread over about as long (backoff up to 8 s each).
+ */
+const MAX_BUFFERED_AUDIO_MS = 120_000;
+const MAX_RECONNECT_ATTEMPTS = 16;
+
+/** One recording of the encounter: a realtime session fed by the audio input, paused and resumed at will. */
+export class Recording {
+  private paused = false;
+
+  private constructor(
+    private readonly session: RealtimeSession,
+    private readonly capture: AudioCapture,
+  ) {}
+
+  /** Opens the realtime session, then starts the audio; rejects (with nothing left open) when either fails. */
+  static async start(options: RecordingOptions): Promise<Recording> {
+    const { handlers } = options;
+    const client = new Chartwright({
+      apiKey: async () => (await options.token()).token,
+      baseUrl: options.baseUrl,
+      ...(options.WebSocket === undefined ? {} : { WebSocket: options.WebSocket }),
+    });
+    const session = await client.realtime.connect({
+      ...MICROPHONE_AUDIO_FORMAT,
+      token: options.token,
+      maxBufferedAudioMs: MAX_BUFFERED_AUDIO_MS,
+      maxReconnectAttempts: MAX_RECONNECT_ATTEMPTS,
+    });
+    session.on('partial', ({ text }) => handlers.partial(text));
+    session.on('final', ({ segment }) => handlers.final(segment));
+    session.on('reconnecting', ({ reason }) => {
+      if (reason !== 'token_refresh') handlers.connection('reconnecting');
+    });
+    session.on('reconnected', () => handlers.connection('online'));
+    session.on('close', ({ error }) => {
+      if (error !== undefined) handlers.failed(error);
+    });
+    try {
+      const capture = await options.input.start(session, {
+        onLevel: handlers.level,
+        onError: (error) => {
+          if (error.code === 'microphone_ended') handlers.failed(error);
+          else handlers.audioDropped();
+        },
+      });
+      return new Recording(session, capture);
+    } catch (error) {
+      session.close();
+      throw error;
+    }
+  }
+
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
+  pause(): void {
+    if (this.paused || this.session.closed) return;
+    this.session.pause();
+    this.paused = true;
+  }
+
+  resume(): void {
+    if (!this.paused || this.session.closed) return;
+    this.session.resume();
+    this.paused = false;
+  }
+
+  /**
+   * Releases the audio device, then flushes: resolves once the last final has arrived (or at once
+   * when the session has already failed, its audio until then being stored).
+   */
+  async stop(): Promise<void> {
+    await this.capture.stop();
+    if (this.session.closed) return;
+    await this.session.stop().catch(() => {
+      // A session that failed while stopping has said why through `failed`.
+    });
+  }
+}

@@ -1,0 +1,718 @@
+import {
+  MicrophonePermissionError,
+  MicrophoneError,
+  type ChartwrightError,
+  type RealtimeTokenGrant,
+  type WebSocketConstructor,
+} from '@chartwright/client';
+import {
+  validateEmrToWidgetMessage,
+  widgetErrorFor,
+  type ConsentMethod,
+  type PatientContextMessage,
+  type SetPatientContextRequest,
+  type WidgetDocument,
+  type WidgetDocumentFormat,
+  type WidgetDocumentKind,
+  type WidgetEncounterState,
+  type WidgetErrorCode,
+  type WidgetSessionInfo,
+  type WidgetToEmrMessage,
+} from '@chartwright/protocol';
+
+import { WidgetApi } from '../api/widget-api.js';
+import { WidgetApiError } from '../api/widget-api-error.js';
+import type { WidgetBoot } from '../boot.js';
+import { WIDGET_VERSION } from '../version.js';
+import { applySetContext } from './extra-context.js';
+import { summarizePatient } from './patient-summary.js';
+import { editedSections, pushDocumentOf, pushNoteOf } from './push-messages.js';
+import { Recording, type AudioInput } from './recording.js';
+import { Store } from './store.js';
+import { jwtTimes, tokenSchedule } from './token-timing.js';
+import {
+  EMPTY_ENCOUNTER,
+  IDLE_RECORDER,
+  INITIAL_STATE,
+  elapsedMs,
+  type TranscriptLine,
+  type WidgetState,
+} from './widget-state.js';
+
+/** The postMessage link to the EMR page (HostChannel in the browser). */
+export interface HostLink {
+  post(message: WidgetToEmrMessage): void;
+  /** Calls `handler` with each message the EMR page may send; returns the function that stops it. */
+  listen(handler: (data: unknown) => void): () => void;
+}
+
+/** Everything the controller needs from its surroundings: the browser in the widget, Node in tests. */
+export interface WidgetEnvironment {
+  /** The widget host's origin; the API and the realtime socket live there. */
+  baseUrl: string;
+  boot: WidgetBoot;
+  /** Opens the link to the EMR page for these allowed origins. */
+  host(allowedOrigins: readonly string[]): HostLink;
+  audio: AudioInput;
+  /** Whether the page may use the microphone at all (permissions policy). */
+  microphonePolicy(): 'allowed' | 'blocked' | 'unknown';
+  /** Wall clock, ms (corrected by `boot.clockOffsetMs` for token times). */
+  now(): number;
+  /** Monotonic clock for elapsed recording time. */
+  monotonicNow(): number;
+  fetch?: typeof globalThis.fetch;
+  /** Default: the global WebSocket (Node 20 has none: tests pass the `ws` package's). */
+  WebSocket?: WebSocketConstructor;
+}
+
+/** No PATIENT_CONTEXT this long after WIDGET_READY: the widget asks (REQUEST_PATIENT_CONTEXT). */
+export const PATIENT_CONTEXT_WAIT_MS = 3000;
+/** How long a REQUEST_TOKEN_REFRESH waits for TOKEN_REFRESH before the token is treated as over. */
+export const TOKEN_REFRESH_WAIT_MS = 30_000;
+
+const MICROPHONE_NOT_ALLOWED_MESSAGE =
+  'microphone: the widget’s iframe may not use the microphone; embed it with allow="microphone"';
+
+/** What the clinician reads about a failed call; the service's message names the problem without PHI. */
+function describe(error: unknown): string {
+  if (error instanceof WidgetApiError) {
+    if (error.offline) return 'The Chartwright service cannot be reached. Check the connection and try again.';
+    return error.message;
+  }
+  return 'Something went wrong. Try again.';
+}
+
+function transcriptOf(state: WidgetEncounterState): TranscriptLine[] {
+  return state.transcript.realtimeSessions.flatMap((session) =>
+    session.segments.map(({ id, text, speaker }) => ({ id: `${session.id}/${id}`, text, speaker })),
+  );
+}
+
+/** The PATIENT_CONTEXT fields as the patient-context call takes them. */
+function patientContextBody(message: PatientContextMessage): SetPatientContextRequest {
+  const { patient, context, appointment, noteConfig } = message;
+  return {
+    patient,
+    ...(context === undefined ? {} : { context }),
+    ...(appointment === undefined ? {} : { appointment }),
+    ...(noteConfig === undefined ? {} : { noteConfig }),
+  };
+}
+
+/**
+ * The widget's behaviour, apart from how it looks: the session with the service, the messages
+ * with the EMR page, the encounter and its patient, consent, recording, the note and documents.
+ * The UI renders `store.state` and calls the actions; tests drive the same object in Node.
+ */
+export class WidgetController {
+  readonly store = new Store<WidgetState>(INITIAL_STATE);
+  private readonly api: WidgetApi;
+  private token: string | null;
+  private host: HostLink | null = null;
+  private stopListening: (() => void) | null = null;
+  private recording: Recording | null = null;
+  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+  private tokenTimers: ReturnType<typeof setTimeout>[] = [];
+  private pendingRefresh: { promise: Promise<boolean>; settle: (refreshed: boolean) => void } | null = null;
+  /** Encounter changes (opening, switching patient, closing) run one after another. */
+  private queue: Promise<unknown> = Promise.resolve();
+  private disposed = false;
+
+  constructor(private readonly env: WidgetEnvironment) {
+    this.token = env.boot.token;
+    this.api = new WidgetApi({
+      baseUrl: env.baseUrl,
+      ...(env.fetch === undefined ? {} : { fetch: env.fetch }),
+      credentials: {
+        current: () => this.token ?? '',
+        refresh: () => this.requestTokenRefresh(),
+      },
+    });
+  }
+
+  private get state(): WidgetState {
+    return this.store.state;
+  }
+
+  /** Checks the token, opens the link to the EMR, announces WIDGET_READY and opens the encounter. */
+  async start(): Promise<void> {
+    if (this.token === null) {
+      this.store.update({ phase: 'unauthorized' });
+      return;
+    }
+    this.store.update({ phase: 'starting', notice: null });
+    let session: WidgetSessionInfo;
+    try {
+      // Not through the refresh flow: before this answers, the widget knows no host to ask.
+      session = await this.api.sessionWith(this.token);
+    } catch (error) {
+      this.startFailed(error);
+      return;
+    }
+    this.connectHost(session.allowedOrigins);
+    this.store.update({ phase: 'ready', session });
+    this.post({ type: 'WIDGET_READY', version: WIDGET_VERSION });
+    this.checkMicrophonePolicy();
+    this.scheduleTokenTimers(session);
+    this.later(PATIENT_CONTEXT_WAIT_MS, () => {
+      if (this.state.awaitingPatient && this.state.phase === 'ready') this.requestPatientContext();
+    });
+    if (session.emrSessionId !== null) await this.serially(() => this.openEncounter());
+  }
+
+  private startFailed(error: unknown): void {
+    if (error instanceof WidgetApiError && error.code === 'widget_token_expired') {
+      // The service would not say who the partner is, but the page did: the origins allowed to frame it.
+      this.connectHost(this.env.boot.frameOrigins);
+      void this.expire();
+    } else if (error instanceof WidgetApiError && error.status === 401) {
+      this.store.update({ phase: 'unauthorized' });
+    } else {
+      this.store.update({ phase: 'unreachable', notice: { kind: 'error', message: describe(error) } });
+    }
+  }
+
+  private connectHost(allowedOrigins: readonly string[]): void {
+    this.stopListening?.();
+    this.host = this.env.host(allowedOrigins);
+    this.stopListening = this.host.listen((data) => void this.receive(data));
+  }
+
+  private post(message: WidgetToEmrMessage): void {
+    this.host?.post(message);
+  }
+
+  private postError(code: WidgetErrorCode, entries: readonly string[]): void {
+    this.post({ type: 'WIDGET_ERROR', code, message: entries.join('; ') });
+  }
+
+  /** Tells the EMR the widget needs the patient (also a button while waiting). */
+  requestPatientContext(): void {
+    this.post({ type: 'REQUEST_PATIENT_CONTEXT' });
+  }
+
+  /** One message from the EMR page (already known to come from it): validated, then handled. */
+  async receive(data: unknown): Promise<void> {
+    if (this.disposed) return;
+    const result = validateEmrToWidgetMessage(data);
+    if (!result.ok) {
+      this.post(widgetErrorFor(result));
+      return;
+    }
+    const { message } = result;
+    switch (message.type) {
+      case 'PATIENT_CONTEXT':
+        await this.serially(() => this.applyPatientContext(message));
+        return;
+      case 'SET_CONTEXT': {
+        const applied = applySetContext(this.state.extraContext, message);
+        if (applied.ok) this.store.update({ extraContext: applied.context });
+        else this.postError('INVALID_MESSAGE', [applied.entry]);
+        return;
+      }
+      case 'TOKEN_REFRESH':
+        await this.refreshWith(message.token);
+        return;
+      case 'CLOSE_WIDGET':
+        await this.serially(() => this.close());
+        return;
+    }
+  }
+
+  private serially<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  // ---- the encounter and its patient -------------------------------------------------------------
+
+  /** Opens (or, with the token's emrSessionId, resumes) the encounter and shows what it holds. */
+  private async openEncounter(): Promise<void> {
+    try {
+      const encounter = await this.api.openEncounter();
+      this.store.update({ ...EMPTY_ENCOUNTER, sessionId: encounter.sessionId });
+      if (encounter.emrSessionId !== null) this.post({ type: 'SESSION_STARTED', sessionId: encounter.sessionId });
+      if (encounter.resumed) this.restore(await this.api.encounterState(encounter.sessionId));
+    } catch (error) {
+      this.store.update({ notice: { kind: 'error', message: describe(error) } });
+    }
+  }
+
+  private restore(encounter: WidgetEncounterState): void {
+    const note = encounter.notes[0] ?? null;
+    this.store.update({
+      sessionId: encounter.sessionId,
+      patient: encounter.patientContext === null ? null : summarizePatient(encounter.patientContext, new Date()),
+      awaitingPatient: encounter.patientContext === null && this.state.awaitingPatient,
+      consent: encounter.consent,
+      transcript: transcriptOf(encounter),
+      note,
+      noteDraft: note === null ? {} : { ...note.sections },
+      documents: encounter.documents,
+    });
+  }
+
+  private async applyPatientContext(message: PatientContextMessage): Promise<void> {
+    const current = this.state.patient;
+    const switching = current !== null && current.id !== message.patient.id;
+    // Whatever is being recorded belongs to the patient it was started for: finish it under them first.
+    if (switching) await this.stopRecording();
+    if (switching && this.state.session?.emrSessionId === null) {
+      await this.openEncounter();
+    } else if (this.state.sessionId === null) {
+      await this.openEncounter();
+    }
+    const { sessionId, patientMismatch } = this.state;
+    if (sessionId === null) return;
+    try {
+      await this.api.setPatientContext(sessionId, patientContextBody(message));
+      // Back to the encounter's own patient after a mismatch: show what it holds again.
+      if (patientMismatch) this.restore(await this.api.encounterState(sessionId));
+      this.store.update({
+        phase: this.state.phase === 'closed' ? 'ready' : this.state.phase,
+        patient: summarizePatient(message, new Date()),
+        patientMismatch: false,
+        awaitingPatient: false,
+      });
+    } catch (error) {
+      if (error instanceof WidgetApiError && error.code === 'patient_mismatch') {
+        this.mismatch();
+      } else if (error instanceof WidgetApiError && error.code === 'invalid_body') {
+        this.postError(
+          'INVALID_PATIENT_DATA',
+          error.details.map((detail) => `${detail.path === '' ? 'message' : detail.path}: ${detail.message}`),
+        );
+      } else {
+        this.store.update({ notice: { kind: 'error', message: describe(error) } });
+      }
+    }
+  }
+
+  /** The emrSessionId's encounter belongs to another patient: show neither, record nothing, tell the EMR. */
+  private mismatch(): void {
+    this.store.update({ ...EMPTY_ENCOUNTER, sessionId: this.state.sessionId, patientMismatch: true });
+    this.postError('PATIENT_MISMATCH', [
+      'patient.id: this EMR session’s encounter belongs to another patient; open the widget with a token for a new emrSessionId',
+    ]);
+  }
+
+  // ---- the widget token -------------------------------------------------------------------------
+
+  /** The service's time now, as the page was told it. */
+  private serviceNow(): number {
+    return this.env.now() + this.env.boot.clockOffsetMs;
+  }
+
+  private scheduleTokenTimers(session: WidgetSessionInfo): void {
+    for (const timer of this.tokenTimers) clearTimeout(timer);
+    const expiresAtMs = Date.parse(session.expiresAt);
+    const now = this.serviceNow();
+    const times = this.token === null ? null : jwtTimes(this.token);
+    const lifetime = times === null ? expiresAtMs - now : times.expiresAtMs - times.issuedAtMs;
+    const schedule = tokenSchedule(expiresAtMs, lifetime, now);
+    this.tokenTimers = [
+      this.later(schedule.expiringInMs, () => {
+        this.post({ type: 'TOKEN_EXPIRING', expiresInMs: Math.max(0, expiresAtMs - this.serviceNow()) });
+      }),
+      this.later(schedule.expiredInMs, () => void this.expire()),
+    ];
+  }
+
+  /**
+   * A call was refused for an expired token: ask the EMR (REQUEST_TOKEN_REFRESH) and wait for
+   * TOKEN_REFRESH. Resolves false, the widget then being expired, when none comes in time.
+   */
+  private requestTokenRefresh(): Promise<boolean> {
+    if (this.pendingRefresh !== null) return this.pendingRefresh.promise;
+    let settle!: (refreshed: boolean) => void;
+    const promise = new Promise<boolean>((resolve) => (settle = resolve));
+    const timer = this.later(TOKEN_REFRESH_WAIT_MS, () => {
+      this.pendingRefresh = null;
+      settle(false);
+      void this.expire();
+    });
+    this.pendingRefresh = {
+      promise,
+      settle: (refreshed) => {
+        clearTimeout(timer);
+        this.pendingRefresh = null;
+        settle(refreshed);
+      },
+    };
+    this.post({ type: 'REQUEST_TOKEN_REFRESH' });
+    return promise;
+  }
+
+  /** TOKEN_REFRESH: checked with the service, then used for every call from now on, without a reload. */
+  private async refreshWith(token: string): Promise<void> {
+    let session: WidgetSessionInfo;
+    try {
+      session = await this.api.sessionWith(token);
+    } catch (error) {
+      const code = error instanceof WidgetApiError ? error.code : 'internal_error';
+      this.postError('INVALID_MESSAGE', [`token: the service refused it (${code})`]);
+      return;
+    }
+    const current = this.state.session;
+    if (
+      current !== null &&
+      (session.partner.id !== current.partner.id || session.clinician.id !== current.clinician.id)
+    ) {
+      this.postError('INVALID_MESSAGE', ['token: must be for the same partner and clinician as the current one']);
+      return;
+    }
+    this.token = token;
+    this.store.update({ session, phase: this.state.phase === 'expired' ? 'ready' : this.state.phase });
+    this.scheduleTokenTimers(session);
+    this.pendingRefresh?.settle(true);
+  }
+
+  /** The token is over: recording stops (its audio stored), and the EMR reloads the widget (TOKEN_EXPIRED). */
+  private async expire(): Promise<void> {
+    if (this.state.phase === 'expired') return;
+    this.store.update({ phase: 'expired' });
+    this.post({ type: 'TOKEN_EXPIRED' });
+    await this.stopRecording();
+  }
+
+  // ---- consent and recording --------------------------------------------------------------------
+
+  async recordConsent(method: ConsentMethod, note: string): Promise<void> {
+    const { sessionId } = this.state;
+    if (sessionId === null) return;
+    this.store.update({ busy: 'consent', notice: null });
+    try {
+      const consent = await this.api.recordConsent(sessionId, {
+        method,
+        ...(note.trim() === '' ? {} : { note: note.trim() }),
+      });
+      this.store.update({ consent });
+    } catch (error) {
+      this.store.update({ notice: { kind: 'error', message: describe(error) } });
+    } finally {
+      this.store.update({ busy: null });
+    }
+  }
+
+  /** Whether the recorder may start: an encounter with its patient and consent, and a usable microphone. */
+  get canRecord(): boolean {
+    const state = this.state;
+    return (
+      state.phase === 'ready' &&
+      state.sessionId !== null &&
+      state.patient !== null &&
+      state.consent !== null &&
+      state.recorder.status === 'idle' &&
+      state.microphone !== 'blocked_by_embedder'
+    );
+  }
+
+  private checkMicrophonePolicy(): void {
+    const policy = this.env.microphonePolicy();
+    if (policy === 'blocked') this.microphoneBlockedByEmbedder();
+    else this.store.update({ microphone: policy });
+  }
+
+  private microphoneBlockedByEmbedder(): void {
+    if (this.state.microphone === 'blocked_by_embedder') return;
+    this.store.update({ microphone: 'blocked_by_embedder' });
+    this.postError('MICROPHONE_NOT_ALLOWED', [MICROPHONE_NOT_ALLOWED_MESSAGE]);
+  }
+
+  async startRecording(): Promise<void> {
+    await this.serially(async () => {
+      if (!this.canRecord) return;
+      const { sessionId } = this.state;
+      if (sessionId === null) return;
+      this.store.update({ recorder: { ...IDLE_RECORDER, status: 'starting' }, partial: '', notice: null });
+      try {
+        // Minted here rather than by the session, so a refusal (no consent, offline) is reported at once, not retried.
+        let first: RealtimeTokenGrant | null = await this.realtimeToken(sessionId);
+        this.recording = await Recording.start({
+          baseUrl: this.env.baseUrl,
+          // Bound to this encounter: a reconnect after a patient switch still files audio under its own patient.
+          token: () =>
+            (first === null ? this.realtimeToken(sessionId) : Promise.resolve(first)).finally(() => (first = null)),
+          input: this.env.audio,
+          ...(this.env.WebSocket === undefined ? {} : { WebSocket: this.env.WebSocket }),
+          handlers: {
+            partial: (text) => this.store.update({ partial: text }),
+            final: (segment) =>
+              this.store.update((state) => ({
+                partial: '',
+                transcript: [...state.transcript, { id: segment.id, text: segment.text, speaker: segment.speaker }],
+              })),
+            level: (level) => this.store.update((state) => ({ recorder: { ...state.recorder, level } })),
+            connection: (connection) => this.store.update((state) => ({ recorder: { ...state.recorder, connection } })),
+            failed: (error) => void this.recordingFailed(error),
+            audioDropped: () => {
+              if (this.state.notice !== null) return;
+              this.store.update({
+                notice: {
+                  kind: 'error',
+                  message:
+                    'The connection has been lost for too long: new audio is not kept until it is back. The recording so far is safe.',
+                },
+              });
+            },
+          },
+        });
+        this.store.update({
+          recorder: { ...IDLE_RECORDER, status: 'recording', runningSince: this.env.monotonicNow() },
+          microphone: 'allowed',
+        });
+      } catch (error) {
+        this.store.update({ recorder: IDLE_RECORDER });
+        this.cannotRecord(error);
+      }
+    });
+  }
+
+  private async realtimeToken(sessionId: string): Promise<RealtimeTokenGrant> {
+    const minted = await this.api.realtimeToken(sessionId);
+    // The service's expiry on the local clock, so the session refreshes it on time whatever the skew.
+    return { token: minted.token, expiresAt: new Date(Date.parse(minted.expiresAt) - this.env.boot.clockOffsetMs) };
+  }
+
+  private cannotRecord(error: unknown): void {
+    if (error instanceof MicrophonePermissionError) {
+      if (this.env.microphonePolicy() === 'blocked') this.microphoneBlockedByEmbedder();
+      else this.store.update({ microphone: 'denied' });
+      return;
+    }
+    if (error instanceof MicrophoneError) {
+      this.store.update({ microphone: 'unavailable' });
+      return;
+    }
+    if (error instanceof WidgetApiError && error.code === 'consent_required') {
+      this.store.update({ consent: null });
+      return;
+    }
+    this.store.update({ notice: { kind: 'error', message: describe(error) } });
+  }
+
+  private async recordingFailed(error: ChartwrightError): Promise<void> {
+    const lostDevice = error.code === 'microphone_ended';
+    await this.stopRecording();
+    this.store.update({
+      microphone: lostDevice ? 'unavailable' : this.state.microphone,
+      notice: {
+        kind: 'error',
+        message: lostDevice
+          ? 'The microphone stopped. What was recorded until then is kept.'
+          : 'The recording stopped: the connection could not be restored. What was recorded until then is kept.',
+      },
+    });
+  }
+
+  pauseRecording(): void {
+    const { recorder } = this.state;
+    if (this.recording === null || recorder.status !== 'recording') return;
+    this.recording.pause();
+    this.store.update({
+      recorder: {
+        ...recorder,
+        status: 'paused',
+        elapsedMs: elapsedMs(recorder, this.env.monotonicNow()),
+        runningSince: null,
+        level: 0,
+      },
+    });
+  }
+
+  resumeRecording(): void {
+    const { recorder } = this.state;
+    if (this.recording === null || recorder.status !== 'paused') return;
+    this.recording.resume();
+    this.store.update({ recorder: { ...recorder, status: 'recording', runningSince: this.env.monotonicNow() } });
+  }
+
+  /** Releases the microphone and waits for the last finals: after it, the transcript is complete. */
+  async stopRecording(): Promise<void> {
+    const recording = this.recording;
+    if (recording === null) return;
+    this.recording = null;
+    const { recorder } = this.state;
+    this.store.update({
+      recorder: {
+        ...recorder,
+        status: 'stopping',
+        elapsedMs: elapsedMs(recorder, this.env.monotonicNow()),
+        runningSince: null,
+        level: 0,
+      },
+    });
+    await recording.stop();
+    this.store.update((state) => ({
+      recorder: { ...state.recorder, status: 'idle', connection: 'online' },
+      partial: '',
+    }));
+  }
+
+  // ---- the note ---------------------------------------------------------------------------------
+
+  /** Writes the note from the transcript (the recording is finished first) with the SET_CONTEXT text. */
+  async generateNote(): Promise<void> {
+    await this.stopRecording();
+    const { sessionId, extraContext } = this.state;
+    if (sessionId === null) return;
+    this.store.update({ busy: 'generating', notice: null });
+    try {
+      const note = await this.api.generateNote(sessionId, extraContext === '' ? {} : { extraContext });
+      this.store.update({ note, noteDraft: { ...note.sections } });
+    } catch (error) {
+      const message =
+        error instanceof WidgetApiError && error.code === 'transcript_empty'
+          ? 'Nothing has been transcribed yet: record the visit first.'
+          : describe(error);
+      this.store.update({ notice: { kind: 'error', message } });
+    } finally {
+      this.store.update({ busy: null });
+    }
+  }
+
+  editNoteSection(key: string, text: string): void {
+    this.store.update((state) => ({ noteDraft: { ...state.noteDraft, [key]: text } }));
+  }
+
+  /** Saves the edits (a new revision), then sends the note to the chart: PUSH_NOTE, every time. */
+  async sendNote(): Promise<void> {
+    const { note, sessionId, patient, noteDraft } = this.state;
+    if (note === null || sessionId === null || patient === null) return;
+    this.store.update({ busy: 'sending_note', notice: null });
+    try {
+      const edited = editedSections(note, noteDraft);
+      const saved =
+        Object.keys(edited).length === 0
+          ? note
+          : await this.api.updateNote(sessionId, note.id, { sections: edited, revision: note.revision });
+      this.store.update({ note: saved, noteDraft: { ...saved.sections }, sentNoteRevision: saved.revision });
+      this.post(pushNoteOf(saved, { sessionId, patientId: patient.id }));
+    } catch (error) {
+      const message =
+        error instanceof WidgetApiError && error.code === 'revision_conflict'
+          ? 'The note was changed elsewhere (another tab?). Reopen the scribe to see the latest version.'
+          : describe(error);
+      this.store.update({ notice: { kind: 'error', message } });
+    } finally {
+      this.store.update({ busy: null });
+    }
+  }
+
+  // ---- documents --------------------------------------------------------------------------------
+
+  async createDocument(
+    documentType: WidgetDocumentKind,
+    options: { format?: WidgetDocumentFormat; recipient?: string } = {},
+  ): Promise<void> {
+    const { sessionId } = this.state;
+    if (sessionId === null) return;
+    this.store.update({ busy: 'creating_document', notice: null });
+    try {
+      const recipient = options.recipient?.trim() ?? '';
+      const document = await this.api.createDocument(sessionId, {
+        documentType,
+        ...(options.format === undefined ? {} : { format: options.format }),
+        ...(recipient === '' || documentType !== 'referral' ? {} : { recipient }),
+      });
+      this.store.update((state) => ({ documents: [document, ...state.documents] }));
+    } catch (error) {
+      this.store.update({ notice: { kind: 'error', message: describe(error) } });
+    } finally {
+      this.store.update({ busy: null });
+    }
+  }
+
+  /**
+   * Saves the document's edits when there are any (a new revision), then sends it to the chart:
+   * PUSH_DOCUMENT, with a fresh link to its PDF when it goes as one.
+   */
+  async sendDocument(
+    documentId: string,
+    edit: { title?: string; content?: string; fields?: Record<string, string>; format?: WidgetDocumentFormat },
+  ): Promise<void> {
+    const { sessionId, patient } = this.state;
+    const document = this.state.documents.find((candidate) => candidate.id === documentId);
+    if (sessionId === null || patient === null || document === undefined) return;
+    this.store.update({ busy: `document:${documentId}`, notice: null });
+    try {
+      const change = changedDocumentFields(document, edit);
+      const saved =
+        Object.keys(change).length === 0
+          ? document
+          : await this.api.updateDocument(sessionId, documentId, { ...change, revision: document.revision });
+      const pdfUrl = saved.format === 'pdf' ? (await this.api.documentPdf(sessionId, saved.id)).pdfUrl : undefined;
+      this.store.update((state) => ({
+        documents: state.documents.map((candidate) => (candidate.id === saved.id ? saved : candidate)),
+        sentDocuments: { ...state.sentDocuments, [saved.id]: saved.revision },
+      }));
+      this.post(pushDocumentOf(saved, { sessionId, patientId: patient.id }, pdfUrl));
+    } catch (error) {
+      this.store.update({ notice: { kind: 'error', message: describe(error) } });
+    } finally {
+      this.store.update({ busy: null });
+    }
+  }
+
+  // ---- leaving ----------------------------------------------------------------------------------
+
+  /** CLOSE_WIDGET: the recording is stopped and flushed, and the microphone released. */
+  private async close(): Promise<void> {
+    await this.stopRecording();
+    this.store.update({ phase: 'closed' });
+  }
+
+  setOnline(online: boolean): void {
+    this.store.update({ online });
+  }
+
+  dismissNotice(): void {
+    this.store.update({ notice: null });
+  }
+
+  /** Stops everything: timers, listening, recording (flushed). */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    this.stopListening?.();
+    await this.stopRecording();
+  }
+
+  private later(ms: number, run: () => void): ReturnType<typeof setTimeout> {
+    // Beyond a 32-bit delay setTimeout fires at once; tokens live 7 days at most, well within it.
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        if (!this.disposed) run();
+      },
+      Math.min(ms, 2 ** 31 - 1),
+    );
+    this.timers.add(timer);
+    return timer;
+  }
+}
+
+/** The fields of a document edit that differ from the document as saved. */
+function changedDocumentFields(
+  document: WidgetDocument,
+  edit: { title?: string; content?: string; fields?: Record<string, string>; format?: WidgetDocumentFormat },
+): { title?: string; content?: string; fields?: Record<string, string>; format?: WidgetDocumentFormat } {
+  const fields =
+    edit.fields === undefined || document.fields === null
+      ? undefined
+      : Object.fromEntries(
+          Object.entries(edit.fields).filter(
+            ([key, value]) => document.fields?.find((field) => field.key === key)?.value !== value,
+          ),
+        );
+  return {
+    ...(edit.title === undefined || edit.title.trim() === document.title ? {} : { title: edit.title }),
+    ...(edit.content === undefined || document.fields !== null || edit.content === document.content
+      ? {}
+      : { content: edit.content }),
+    ...(fields === undefined || Object.keys(fields).length === 0 ? {} : { fields }),
+    ...(edit.format === undefined || edit.format === document.format ? {} : { format: edit.format }),
+  };
+}

@@ -1,0 +1,86 @@
+import type { RecorderState } from '../session/widget-state.js';
+import { elapsedMs } from '../session/widget-state.js';
+import { formatElapsed, meterLevel, spokenElapsed } from './format.js';
+import { useTicker } from './hooks.js';
+
+export interface RecorderActions {
+  record: () => void;
+  pause: () => void;
+  resume: () => void;
+  stop: () => void;
+}
+
+const STATUS_TEXT: Record<RecorderState['status'], string> = {
+  idle: 'Not recording',
+  starting: 'Starting the microphone…',
+  recording: 'Recording',
+  paused: 'Paused',
+  stopping: 'Finishing the transcript…',
+};
+
+export function RecorderPanel({
+  recorder,
+  canRecord,
+  actions,
+}: {
+  recorder: RecorderState;
+  canRecord: boolean;
+  actions: RecorderActions;
+}) {
+  const now = useTicker(recorder.status === 'recording');
+  const elapsed = elapsedMs(recorder, now);
+  const active = recorder.status === 'recording' || recorder.status === 'paused';
+  return (
+    <section class="panel recorder" aria-labelledby="recorder-title">
+      <h2 id="recorder-title" class="visually-hidden">
+        Recorder
+      </h2>
+      <div class="recorder-row">
+        <span class={`recorder-dot recorder-dot-${recorder.status}`} aria-hidden="true" />
+        <span class="recorder-status">{STATUS_TEXT[recorder.status]}</span>
+        <time class="recorder-time" aria-label={`Recorded ${spokenElapsed(elapsed)}`}>
+          {formatElapsed(elapsed)}
+        </time>
+      </div>
+      <meter
+        class="level"
+        aria-label="Microphone level"
+        min={0}
+        max={1}
+        value={recorder.status === 'recording' ? meterLevel(recorder.level) : 0}
+      />
+      {recorder.connection === 'reconnecting' && (
+        <p class="callout callout-warning" role="status">
+          Connection lost. Recording continues on this device and is sent as soon as the connection is back.
+        </p>
+      )}
+      <div class="buttons">
+        {!active && (
+          <button
+            type="button"
+            class="button button-record"
+            onClick={actions.record}
+            disabled={!canRecord || recorder.status !== 'idle'}
+          >
+            Record
+          </button>
+        )}
+        {recorder.status === 'recording' && (
+          <button type="button" class="button" onClick={actions.pause}>
+            Pause
+          </button>
+        )}
+        {recorder.status === 'paused' && (
+          <button type="button" class="button" onClick={actions.resume}>
+            Resume
+          </button>
+        )}
+        {active && (
+          <button type="button" class="button button-primary" onClick={actions.stop}>
+            Stop
+          </button>
+        )}
+      </div>
+    </section>
+  );
+}
