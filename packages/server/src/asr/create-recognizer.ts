@@ -4,6 +4,7 @@ import type { Config } from '../config/config.js';
 import { OpenAiRecognizer } from './openai/index.js';
 import { PocketSphinxRecognizer } from './pocketsphinx/index.js';
 import type { Recognizer } from './recognizer.js';
+import { vocabularyFiles } from './vocabulary/vocabularies.js';
 
 /**
  * The speech recognizer the configuration asks for (`ASR_ENGINE`), started. An unavailable one
@@ -27,7 +28,10 @@ export async function createRecognizer(
     });
   }
   const workers = config.realtime.recognizerWorkers;
-  const recognizer = new PocketSphinxRecognizer(workers > 0 ? { workers } : {});
+  const recognizer = new PocketSphinxRecognizer({
+    vocabulary: vocabularyFiles(config.asr.vocabulary),
+    ...(workers > 0 ? { workers } : {}),
+  });
   const status = await recognizer.status();
   if (status.available) {
     recognizer.warmUp().catch((error: unknown) => {

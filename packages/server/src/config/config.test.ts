@@ -133,7 +133,7 @@ describe('loadConfig', () => {
   });
 
   it('configures the speech recognizer engine', () => {
-    expect(loadConfig({}).asr).toEqual({ engine: 'pocketsphinx', openai: null });
+    expect(loadConfig({}).asr).toEqual({ engine: 'pocketsphinx', vocabulary: 'clinical', openai: null });
     expect(
       loadConfig({
         ASR_ENGINE: 'openai',
@@ -145,6 +145,7 @@ describe('loadConfig', () => {
       }).asr,
     ).toEqual({
       engine: 'openai',
+      vocabulary: 'clinical',
       openai: {
         baseUrl: 'http://whisper:8000/v1',
         apiKey: 'sk-fake',
@@ -153,6 +154,14 @@ describe('loadConfig', () => {
         maxConcurrentRequests: 8,
       },
     });
+  });
+
+  it('chooses the PocketSphinx vocabulary: clinical by default, or stock', () => {
+    expect(loadConfig({ ASR_VOCABULARY: 'stock' }).asr.vocabulary).toBe('stock');
+    expect(loadConfig({ ASR_VOCABULARY: 'clinical' }).asr.vocabulary).toBe('clinical');
+    expect(() => loadConfig({ ASR_VOCABULARY: 'medical' })).toThrow(
+      expect.objectContaining({ problems: ['ASR_VOCABULARY: must be clinical or stock'] }),
+    );
   });
 
   it('names every problem of the OpenAI-compatible recognizer at once', () => {
