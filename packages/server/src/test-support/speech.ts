@@ -1,11 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 
+import { speak } from '../asr/eval/flite.js';
 import { PocketSphinxRecognizer } from '../asr/pocketsphinx/engine.js';
-import { resampleLinear } from '../asr/resample.js';
-import { parseWav } from '../asr/wav.js';
 
 /** Real recorded speech from Debian's pocketsphinx-testdata: 16 kHz, 16-bit, mono "go forward ten meters". */
 export const GOFORWARD = '/usr/share/pocketsphinx/test/data/goforward.raw';
@@ -23,15 +20,7 @@ export function fliteInstalled(): boolean {
 
 /** `sentence` spoken by flite (the `slt` voice unless told), as 16 kHz mono 16-bit samples. */
 export function synthesizeSpeech(sentence: string, voice = 'slt'): Int16Array {
-  const directory = mkdtempSync(join(tmpdir(), 'chartwright-flite-'));
-  try {
-    const file = join(directory, 'speech.wav');
-    execFileSync('flite', ['-voice', voice, '-t', sentence, '-o', file]);
-    const wav = parseWav(readFileSync(file));
-    return resampleLinear(wav.samples, wav.sampleRate, 16_000);
-  } finally {
-    rmSync(directory, { recursive: true, force: true });
-  }
+  return speak(sentence, voice);
 }
 
 /**

@@ -1,16 +1,8 @@
 /** Deterministic 16 kHz mono test signals: room noise, tones, and their concatenation. */
-export const SAMPLE_RATE = 16_000;
+import { concatPcm, PCM_SAMPLE_RATE, roomNoise } from '../asr/pcm.js';
 
-const samplesOf = (ms: number) => Math.round((ms * SAMPLE_RATE) / 1000);
-
-/** White noise of peak `amplitude` (40 ≈ -69 dBFS: a quiet room, not digital zeros). */
-export function roomNoise(ms: number, amplitude = 40, seed = 1): Int16Array {
-  let state = seed;
-  return Int16Array.from({ length: samplesOf(ms) }, () => {
-    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
-    return Math.round((state / 2 ** 31 - 0.5) * amplitude);
-  });
-}
+export { concatPcm, roomNoise };
+export const SAMPLE_RATE = PCM_SAMPLE_RATE;
 
 /** A sine of peak `amplitude` over a noise bed, a stand-in for a voiced stretch of speech. */
 export function tone(ms: number, amplitude = 8000, hz = 220, seed = 2): Int16Array {
@@ -29,14 +21,4 @@ export function babble(ms: number, burstMs = 200, gapMs = 100, amplitude = 8000)
     if (at + burstMs < ms) parts.push(roomNoise(Math.min(gapMs, ms - at - burstMs), 40, at + 3));
   }
   return concatPcm(parts);
-}
-
-export function concatPcm(parts: readonly Int16Array[]): Int16Array {
-  const out = new Int16Array(parts.reduce((n, part) => n + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
 }

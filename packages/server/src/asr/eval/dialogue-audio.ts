@@ -6,7 +6,8 @@
  */
 import { parseConversation } from '../../notes/parse-conversation.js';
 import { scoredWords, spokenWords } from '../vocabulary/spoken-form.js';
-import { concatenate, RECOGNIZER_RATE, roomNoise, speak } from './flite.js';
+import { concatPcm, roomNoise } from '../pcm.js';
+import { RECOGNIZER_RATE, speak } from './flite.js';
 
 export interface Voices {
   clinician: string;
@@ -32,9 +33,9 @@ export function dialogueAudio(dialogue: string, voices: Voices): DialogueAudio {
     if (sentences.length === 0) return;
     const voice = turn.speaker === 'clinician' ? voices.clinician : voices.patient;
     // Sentence ends stay in the text so flite pauses between sentences as a speaker would.
-    parts.push(speak(`${sentences.join('. ')}.`, voice), roomNoise(TURN_GAP_MS, index + 2));
+    parts.push(speak(`${sentences.join('. ')}.`, voice), roomNoise(TURN_GAP_MS, 40, index + 2));
     for (const text of sentences) reference.push(...scoredWords(text));
   });
-  const samples = concatenate(parts);
+  const samples = concatPcm(parts);
   return { samples, reference, seconds: samples.length / RECOGNIZER_RATE };
 }

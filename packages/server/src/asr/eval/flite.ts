@@ -24,25 +24,3 @@ export function speak(text: string, voice: string): Int16Array {
     rmSync(directory, { recursive: true, force: true });
   }
 }
-
-/**
- * Quiet room noise rather than digital zeros, which the recognizer's speech detector and
- * normalisation never meet live. Deterministic for a seed.
- */
-export function roomNoise(ms: number, seed = 1): Int16Array {
-  let state = seed;
-  return Int16Array.from({ length: Math.round((ms * RECOGNIZER_RATE) / 1000) }, () => {
-    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
-    return Math.round((state / 2 ** 31 - 0.5) * 40);
-  });
-}
-
-export function concatenate(parts: readonly Int16Array[]): Int16Array {
-  const out = new Int16Array(parts.reduce((n, part) => n + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-}

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { missingSpeechTools } from '../../test-support/speech.js';
-import { concatenate, roomNoise, speak } from '../eval/flite.js';
+import { speak } from '../eval/flite.js';
+import { concatPcm, roomNoise } from '../pcm.js';
 import { transcribe, type PacedStream } from '../eval/transcribe.js';
 import { DEFAULT_OPTIONS } from '../pocketsphinx/config.js';
 import { PocketSphinxRecognizer } from '../pocketsphinx/engine.js';
@@ -81,7 +82,10 @@ describe.skipIf(missing.length > 0)('the clinical vocabulary', () => {
       stock = new PocketSphinxRecognizer({ workers: 1, vocabulary: vocabularyFiles('stock') });
       clinical = new PocketSphinxRecognizer({ workers: 1, vocabulary: vocabularyFiles('clinical') });
       await Promise.all([stock.warmUp(), clinical.warmUp()]);
-      audio = concatenate([roomNoise(500), ...SENTENCES.flatMap((s, i) => [speak(s, 'slt'), roomNoise(1_200, i + 2)])]);
+      audio = concatPcm([
+        roomNoise(500),
+        ...SENTENCES.flatMap((s, i) => [speak(s, 'slt'), roomNoise(1_200, 40, i + 2)]),
+      ]);
     }, 60_000);
 
     afterAll(async () => {

@@ -1,0 +1,24 @@
+/** Building blocks of 16 kHz mono 16-bit PCM that the evaluation and the tests assemble audio from. */
+export const PCM_SAMPLE_RATE = 16_000;
+
+/**
+ * White noise of peak `amplitude` (40 ≈ -69 dBFS: a quiet room), rather than digital zeros, which the
+ * recognizer's speech detector and normalisation never meet live. Deterministic for a seed.
+ */
+export function roomNoise(ms: number, amplitude = 40, seed = 1): Int16Array {
+  let state = seed;
+  return Int16Array.from({ length: Math.round((ms * PCM_SAMPLE_RATE) / 1000) }, () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return Math.round((state / 2 ** 31 - 0.5) * amplitude);
+  });
+}
+
+export function concatPcm(parts: readonly Int16Array[]): Int16Array {
+  const out = new Int16Array(parts.reduce((n, part) => n + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
