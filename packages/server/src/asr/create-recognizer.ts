@@ -30,6 +30,7 @@ export async function createRecognizer(
   const workers = config.realtime.recognizerWorkers;
   const recognizer = new PocketSphinxRecognizer({
     vocabulary: vocabularyFiles(config.asr.vocabulary),
+    secondPass: config.asr.secondPass,
     ...(workers > 0 ? { workers } : {}),
   });
   const status = await recognizer.status();

@@ -133,7 +133,12 @@ describe('loadConfig', () => {
   });
 
   it('configures the speech recognizer engine', () => {
-    expect(loadConfig({}).asr).toEqual({ engine: 'pocketsphinx', vocabulary: 'clinical', openai: null });
+    expect(loadConfig({}).asr).toEqual({
+      engine: 'pocketsphinx',
+      vocabulary: 'clinical',
+      secondPass: false,
+      openai: null,
+    });
     expect(
       loadConfig({
         ASR_ENGINE: 'openai',
@@ -146,6 +151,7 @@ describe('loadConfig', () => {
     ).toEqual({
       engine: 'openai',
       vocabulary: 'clinical',
+      secondPass: false,
       openai: {
         baseUrl: 'http://whisper:8000/v1',
         apiKey: 'sk-fake',
@@ -154,6 +160,14 @@ describe('loadConfig', () => {
         maxConcurrentRequests: 8,
       },
     });
+  });
+
+  it('turns the PocketSphinx second pass on only when asked', () => {
+    expect(loadConfig({ ASR_SECOND_PASS: 'true' }).asr.secondPass).toBe(true);
+    expect(loadConfig({ ASR_SECOND_PASS: 'false' }).asr.secondPass).toBe(false);
+    expect(() => loadConfig({ ASR_SECOND_PASS: 'sometimes' })).toThrow(
+      expect.objectContaining({ problems: [expect.stringMatching(/^ASR_SECOND_PASS: /) as unknown] }),
+    );
   });
 
   it('chooses the PocketSphinx vocabulary: clinical by default, or stock', () => {

@@ -117,6 +117,7 @@ const envSchema = z
     ASR_OPENAI_TIMEOUT_MS: integer(1000, 600_000).default(30_000),
     ASR_OPENAI_MAX_CONCURRENT_REQUESTS: integer(1, 1000).default(4),
     ASR_VOCABULARY: z.enum(['clinical', 'stock'], { error: 'must be clinical or stock' }).default('clinical'),
+    ASR_SECOND_PASS: boolean.default(false),
   })
   .superRefine((values, context) => {
     // An OpenAI-compatible engine cannot run without an address and a model; say so at start.
@@ -201,6 +202,8 @@ export interface AsrConfig {
   readonly engine: 'pocketsphinx' | 'openai';
   /** PocketSphinx's language model and dictionary: the shipped clinical vocabulary or the stock en-us pair. */
   readonly vocabulary: 'clinical' | 'stock';
+  /** PocketSphinx re-decodes each utterance when it ends: more accurate, slower (ASR_SECOND_PASS). */
+  readonly secondPass: boolean;
   /** Set when engine is openai. */
   readonly openai: {
     /** The API root including its version (`http://localhost:8000/v1`); `/audio/transcriptions` is appended. */
@@ -303,6 +306,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     asr: Object.freeze({
       engine: values.ASR_ENGINE,
       vocabulary: values.ASR_VOCABULARY,
+      secondPass: values.ASR_SECOND_PASS,
       openai:
         values.ASR_ENGINE === 'openai' &&
         values.ASR_OPENAI_BASE_URL !== undefined &&

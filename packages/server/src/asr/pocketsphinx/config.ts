@@ -27,6 +27,11 @@ export interface PocketSphinxOptions {
   maxUtteranceMs: number;
   /** Extra decoder arguments (e.g. `-vad_postspeech 40`). */
   extraArgs: readonly string[];
+  /**
+   * Re-decode each utterance when it ends (`-fwdflat yes -bestpath yes`): fewer word errors for
+   * about a quarter more CPU and a later final (docs/realtime.md, "Accuracy or throughput").
+   */
+  secondPass: boolean;
   /** Language model and dictionary replacing the stock ones (the clinical vocabulary); null = stock. */
   vocabulary: VocabularyFiles | null;
 }
@@ -39,6 +44,7 @@ export const DEFAULT_OPTIONS: PocketSphinxOptions = {
   partialIntervalMs: 250,
   maxUtteranceMs: 18_000,
   extraArgs: [],
+  secondPass: false,
   // The measured winner on accuracy and CPU (docs/realtime.md, "Clinical vocabulary").
   vocabulary: vocabularyFiles('clinical'),
 };
@@ -55,12 +61,15 @@ export function modelFiles(options: Pick<PocketSphinxOptions, 'modelDirectory' |
   };
 }
 
-/** Decoder arguments: single pass only, so ending an utterance costs milliseconds, not seconds. */
+/**
+ * Decoder arguments. Single pass by default, so ending an utterance costs milliseconds, not the
+ * seconds a second pass over a long utterance takes.
+ */
 export function decoderArgs(options: PocketSphinxOptions): string[] {
   const files = modelFiles(options);
   return [
     ...['-hmm', files.hmm, '-lm', files.lm, '-dict', files.dict],
-    ...['-fwdflat', 'no', '-bestpath', 'no'],
+    ...(options.secondPass ? ['-fwdflat', 'yes', '-bestpath', 'yes'] : ['-fwdflat', 'no', '-bestpath', 'no']),
     // End an utterance after 0.3 s of silence rather than the default 0.5 s: a final's latency is
     // mostly this wait, and clinical speech pauses between phrases are longer than this.
     ...['-vad_postspeech', '30'],

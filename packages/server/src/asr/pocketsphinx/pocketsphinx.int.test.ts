@@ -105,6 +105,27 @@ describe.skipIf(missing.length > 0)('PocketSphinx recognizer', () => {
     rmSync(scratch, { recursive: true, force: true });
   });
 
+  it('decodes recorded speech with the second pass on (ASR_SECOND_PASS)', async () => {
+    const twoPass = new PocketSphinxRecognizer({ workers: 1, secondPass: true });
+    try {
+      const stream = await twoPass.openStream({ sampleRate: 16000 });
+      const recording = record(stream, () => undefined);
+      const audio = goforward();
+      for (let offset = 0; offset < audio.length; offset += CHUNK) stream.write(audio.slice(offset, offset + CHUNK));
+      await stream.end();
+      expect(recording.errors).toEqual([]);
+      expect(recording.finals.map((f) => f.text).join(' ')).toBe('go forward ten meters');
+      expect(recording.finals.flatMap((f) => f.words ?? []).map((w) => w.word)).toEqual([
+        'go',
+        'forward',
+        'ten',
+        'meters',
+      ]);
+    } finally {
+      await twoPass.close();
+    }
+  });
+
   it('decodes recorded speech: goforward.raw is "go forward ten meters"', async () => {
     const stream = await recognizer.openStream({ sampleRate: 16000 });
     const recording = record(stream, () => undefined);

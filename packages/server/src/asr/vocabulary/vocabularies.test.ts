@@ -28,6 +28,12 @@ describe('ASR vocabularies', () => {
     expect(args[args.indexOf('-lw') + 1]).toBe('8');
   });
 
+  it('decodes in one pass unless the second pass is asked for', () => {
+    const pairs = (args: string[]) => [args[args.indexOf('-fwdflat') + 1], args[args.indexOf('-bestpath') + 1]];
+    expect(pairs(decoderArgs(DEFAULT_OPTIONS))).toEqual(['no', 'no']);
+    expect(pairs(decoderArgs({ ...DEFAULT_OPTIONS, secondPass: true }))).toEqual(['yes', 'yes']);
+  });
+
   it('decodes with the stock files, at the library’s own language weight, for "stock"', () => {
     expect(vocabularyFiles('stock')).toBeNull();
     const args = decoderArgs({ ...DEFAULT_OPTIONS, vocabulary: vocabularyFiles('stock') });
