@@ -2,37 +2,19 @@
 // ESM bundle (plain and minified) with no Node built-ins, no `ws` and no zod in it.
 // `--if-stale` skips the build when dist is newer than every input (scripts/setup.mjs uses it).
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { build } from 'esbuild';
 
+import { runBuildScript } from '../../../scripts/staged-build.mjs';
+
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
-const dist = join(packageDir, 'dist');
-const stamp = join(dist, '.built');
 const require = createRequire(import.meta.url);
 
 /** Inputs whose change calls for a rebuild: the sources (not tests), this script, package.json and the protocol build. */
-function newestInputMs() {
-  const roots = [
-    join(packageDir, 'src'),
-    join(packageDir, 'scripts'),
-    join(packageDir, 'package.json'),
-    join(packageDir, 'tsconfig.json'),
-    join(packageDir, '..', 'protocol', 'dist'),
-  ];
-  let newest = 0;
-  const visit = (path) => {
-    if (!existsSync(path) || /\.test\.ts$|[\\/]test-support$/.test(path)) return;
-    const stats = statSync(path);
-    if (stats.isDirectory()) for (const entry of readdirSync(path)) visit(join(path, entry));
-    else newest = Math.max(newest, stats.mtimeMs);
-  };
-  for (const path of roots) visit(path);
-  return newest;
-}
 
 // The realtime client loads `ws` only where there is no global WebSocket, which browsers always have.
 const wsForBrowsers = {
@@ -115,28 +97,16 @@ async function buildInto(out) {
     build({ ...browser, minify: true, outfile: join(out, 'browser', 'chartwright.min.js') }),
   ]);
   for (const result of results.slice(2)) assertBrowserInputs(result.metafile);
-  writeFileSync(join(out, '.built'), '');
 }
 
-export async function buildClient({ ifStale = false } = {}) {
-  if (ifStale && existsSync(stamp) && statSync(stamp).mtimeMs >= newestInputMs()) return false;
-  // Built aside and swapped in, so tests reading dist meanwhile never see half a build.
-  const out = join(packageDir, 'node_modules', '.cache', `dist-${process.pid}`);
-  try {
-    await buildInto(out);
-    rmSync(dist, { recursive: true, force: true });
-    renameSync(out, dist);
-  } finally {
-    rmSync(out, { recursive: true, force: true });
-  }
-  return true;
-}
-
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const built = await buildClient({ ifStale: process.argv.includes('--if-stale') }).catch((error) => {
-    // tsc and esbuild have already printed what went wrong.
-    process.stderr.write(`@chartwright/client build failed: ${error.message.split('\n')[0]}\n`);
-    process.exit(1);
-  });
-  if (built) process.stdout.write('@chartwright/client built\n');
-}
+await runBuildScript(import.meta.url, '@chartwright/client', {
+  dir: packageDir,
+  inputs: [
+    join(packageDir, 'src'),
+    join(packageDir, 'scripts'),
+    join(packageDir, 'package.json'),
+    join(packageDir, 'tsconfig.json'),
+    join(packageDir, '..', 'protocol', 'dist'),
+  ],
+  buildInto,
+});
