@@ -1,16 +1,12 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { FinalEvent, RecognizerErrorEvent, RecognizerStream } from '../recognizer.js';
-import { resampleLinear } from '../resample.js';
-import { parseWav } from '../wav.js';
-import { wordErrorRate } from '../wer.js';
-import { GOFORWARD, missingSpeechTools } from '../../test-support/speech.js';
+import type { FinalEvent, RecognizedWord, RecognizerErrorEvent, RecognizerStream } from '../recognizer.js';
+import { concatPcm, roomNoise } from '../pcm.js';
+import { wordEditDistance, wordErrorRate } from '../wer.js';
+import { GOFORWARD, missingSpeechTools, synthesizeSpeech } from '../../test-support/speech.js';
 import { PocketSphinxRecognizer } from './engine.js';
 
 /**
@@ -25,33 +21,6 @@ const CHUNK = 1_600; // 100 ms
 function goforward(): Int16Array {
   const raw = readFileSync(GOFORWARD);
   return new Int16Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
-}
-
-/** Quiet room noise rather than digital zeros, which the detector and normalisation never see live. */
-function roomNoise(ms: number, seed = 1): Int16Array {
-  let state = seed;
-  return Int16Array.from({ length: (ms * SAMPLE_RATE) / 1000 }, () => {
-    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
-    return Math.round((state / 2 ** 31 - 0.5) * 40);
-  });
-}
-
-function concat(parts: Int16Array[]): Int16Array {
-  const out = new Int16Array(parts.reduce((n, p) => n + p.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-}
-
-let scratch: string;
-function speak(sentence: string): Int16Array {
-  const file = join(scratch, `${String(Math.random()).slice(2)}.wav`);
-  execFileSync('flite', ['-voice', 'slt', '-t', sentence, '-o', file]);
-  const wav = parseWav(readFileSync(file));
-  return resampleLinear(wav.samples, wav.sampleRate, SAMPLE_RATE);
 }
 
 interface Recording {
@@ -94,15 +63,16 @@ describe.skipIf(missing.length > 0)('PocketSphinx recognizer', () => {
   let dialogue: Int16Array;
 
   beforeAll(async () => {
-    scratch = mkdtempSync(join(tmpdir(), 'cw-asr-'));
     recognizer = new PocketSphinxRecognizer({ workers: 2 });
     await recognizer.warmUp();
-    dialogue = concat([roomNoise(500), ...SENTENCES.flatMap((s, i) => [speak(s), roomNoise(1_200, i + 2)])]);
+    dialogue = concatPcm([
+      roomNoise(500),
+      ...SENTENCES.flatMap((s, i) => [synthesizeSpeech(s), roomNoise(1_200, 40, i + 2)]),
+    ]);
   });
 
   afterAll(async () => {
     await recognizer.close();
-    rmSync(scratch, { recursive: true, force: true });
   });
 
   it('decodes recorded speech with the second pass on (ASR_SECOND_PASS)', async () => {
@@ -182,6 +152,48 @@ describe.skipIf(missing.length > 0)('PocketSphinx recognizer', () => {
     60_000,
   );
 
+  it('cuts a long utterance between words: the same words and times as one uncut decode', async () => {
+    // One breathless 14 s sentence: no pause the detector could end an utterance at.
+    const sentence =
+      'the patient reports intermittent chest pain radiating to the left arm for the past three weeks ' +
+      'which gets worse with exertion and improves with rest and her blood pressure has been well ' +
+      'controlled on lisinopril ten milligrams daily';
+    const audio = concatPcm([roomNoise(500), synthesizeSpeech(sentence, 'rms'), roomNoise(1_000)]);
+    const decode = async (maxUtteranceMs: number): Promise<FinalEvent[]> => {
+      // Written at once: the whole recording may wait in the queue.
+      const engine = new PocketSphinxRecognizer({ workers: 1, maxUtteranceMs, maxPendingMs: 60_000 });
+      try {
+        const stream = await engine.openStream({ sampleRate: 16000 });
+        const recording = record(stream, () => undefined);
+        for (let offset = 0; offset < audio.length; offset += CHUNK) stream.write(audio.slice(offset, offset + CHUNK));
+        await stream.end();
+        expect(recording.errors).toEqual([]);
+        return recording.finals;
+      } finally {
+        await engine.close();
+      }
+    };
+    const [whole, cut] = await Promise.all([decode(60_000), decode(3_000)]);
+    expect(whole).toHaveLength(1);
+    expect(cut.length).toBeGreaterThanOrEqual(4);
+    // Each cut lies between words, so nothing is split, lost or heard twice: the cut decode differs
+    // from the uncut one by at most a word (the context at a cut is not the same). Cutting on the
+    // clock instead garbles a word at each of the four or more cuts.
+    const words = (finals: FinalEvent[]): RecognizedWord[] => finals.flatMap((final) => final.words ?? []);
+    const text = (finals: FinalEvent[]): string => finals.map((final) => final.text).join(' ');
+    expect(wordEditDistance(text(whole).split(' '), text(cut).split(' '))).toBeLessThanOrEqual(1);
+    expect(wordErrorRate(sentence, text(cut))).toBeLessThanOrEqual(wordErrorRate(sentence, text(whole)) + 0.03);
+    // The audio decoded twice does not shift the clock: each word where the uncut decode put it.
+    const uncutStarts = words(whole).map((word) => word.startMs);
+    for (const word of words(cut)) {
+      expect(Math.min(...uncutStarts.map((startMs) => Math.abs(startMs - word.startMs)))).toBeLessThanOrEqual(50);
+    }
+    for (const [index, final] of cut.entries()) {
+      expect(final.endMs - final.startMs).toBeLessThanOrEqual(3_000);
+      if (index > 0) expect(final.startMs).toBeGreaterThanOrEqual(cut[index - 1]?.endMs ?? Infinity);
+    }
+  }, 60_000);
+
   it('flushes the last utterance on end() and finalize() cuts one short', async () => {
     const stream = await recognizer.openStream({ sampleRate: 16000 });
     const recording = record(stream, () => undefined);
@@ -206,7 +218,7 @@ describe.skipIf(missing.length > 0)('PocketSphinx recognizer', () => {
       const stream = await small.openStream({ sampleRate: 16000 });
       const errors: RecognizerErrorEvent[] = [];
       stream.on('error', (error) => errors.push(error));
-      for (let i = 0; i < 50; i++) stream.write(roomNoise(100, i + 1));
+      for (let i = 0; i < 50; i++) stream.write(roomNoise(100, 40, i + 1));
       expect(errors.map((e) => e.code)).toEqual(['recognizer_overloaded']);
       await stream.end(); // settles at once: the stream is already over
     } finally {

@@ -1,11 +1,17 @@
 /**
  * Turns one decoder's continuous audio into utterances. PocketSphinx's voice activity detector
- * says when speech starts and stops (it ends speech ~0.5 s after the voice does); an utterance
- * ends at that transition, on `finalize`, at stream end, or when it has run `maxUtteranceSamples`
- * (a long utterance delays its final and costs more to end). Runs inside a worker process.
+ * says when speech starts and stops (it ends speech ~0.3 s after the voice does, as configured); an
+ * utterance ends at that transition, on `finalize`, at stream end, or when it has run
+ * `maxUtteranceSamples` (a long utterance delays its final and costs more to end). Runs inside a
+ * worker process.
+ *
+ * A long utterance is not cut where the clock says: that would split a word, and both halves would
+ * come out as look-alikes. The decoder ends the utterance, the final keeps the words up to a word
+ * boundary well before the end (a pause if there is one), and the audio after that boundary is
+ * decoded again as the start of the next utterance.
  */
 import type { FinalEvent, RecognizedWord } from '../recognizer.js';
-import type { Decoder } from './native.js';
+import type { Decoder, Segment } from './native.js';
 
 export type SessionEvent = { type: 'partial'; text: string } | ({ type: 'final' } & FinalEvent);
 
@@ -23,14 +29,39 @@ export interface SessionOptions {
 const SAMPLES_PER_FRAME = 160; // 100 frames per second at 16 kHz
 const MS_PER_FRAME = 10;
 
+/**
+ * Where a long utterance may be cut, in frames before its end: the last words of a hypothesis are
+ * guesses until the audio after them arrives, so none of the final `HOLDBACK` is kept, and at most
+ * `REDECODE_LIMIT` is decoded twice (about a fifth of an 18 s utterance at worst).
+ */
+const HOLDBACK_FRAMES = 60;
+const REDECODE_LIMIT_FRAMES = 400;
+/** A silence this long inside the search window is a better cut than any word boundary. */
+const MIN_PAUSE_FRAMES = 5;
+
 export class DecoderSession {
   /** Samples written since the stream began. */
   private samples = 0;
+  /**
+   * Frames the decoder has been fed twice (audio decoded again after a long utterance's cut). The
+   * decoder numbers frames from its first sample, so its numbers run ahead of the stream's by this.
+   */
+  private redecodedFrames = 0;
+  /**
+   * The stream frame where the current utterance's audio begins, when it begins with audio decoded
+   * again. Its frame numbers are then off by up to the detector's pre-speech window (the detector,
+   * restarted with the utterance, numbers speech as if a full window of audio came before it), so
+   * they are read from the utterance's first segment, which starts at its first frame.
+   */
+  private anchorFrame: number | null = null;
   private speaking = false;
   /** Where the current speech began (stream samples), for the utterance cut. */
   private speechStart = 0;
   private lastPartialAt = 0;
   private lastPartial = '';
+  /** The current utterance's most recent audio (at least REDECODE_LIMIT), for a cut's second decode. */
+  private recent: Int16Array[] = [];
+  private recentSamples = 0;
 
   constructor(
     private readonly decoder: SessionDecoder,
@@ -43,6 +74,7 @@ export class DecoderSession {
     const events: SessionEvent[] = [];
     this.decoder.process(pcm);
     this.samples += pcm.length;
+    this.remember(pcm);
     const inSpeech = this.decoder.inSpeech();
     if (inSpeech && !this.speaking) {
       this.speaking = true;
@@ -52,7 +84,7 @@ export class DecoderSession {
       return this.cut();
     }
     if (!this.speaking) return events;
-    if (this.samples - this.speechStart >= this.options.maxUtteranceSamples) return this.cut();
+    if (this.samples - this.speechStart >= this.options.maxUtteranceSamples) return this.cutLong();
     if (this.samples - this.lastPartialAt >= this.options.partialIntervalSamples) {
       this.lastPartialAt = this.samples;
       const text = this.decoder.hypothesis();
@@ -73,29 +105,100 @@ export class DecoderSession {
   /** Ends the last utterance; the session must not be used afterwards. */
   end(): SessionEvent[] {
     this.decoder.endUtterance();
-    return this.finalEvent();
+    return this.finalEvent(this.decoder.segments());
   }
 
   private cut(): SessionEvent[] {
     this.decoder.endUtterance();
-    const events = this.finalEvent();
-    this.decoder.startUtterance();
+    const events = this.finalEvent(this.decoder.segments());
+    this.startUtterance();
     return events;
   }
 
-  private finalEvent(): SessionEvent[] {
+  /**
+   * Ends an utterance that ran too long at a word boundary (see the module comment): the words
+   * after it are decoded again, with the audio that follows them, in the next utterance.
+   */
+  private cutLong(): SessionEvent[] {
+    this.decoder.endUtterance();
+    const segments = this.decoder.segments();
+    const offset = this.frameOffset(segments);
+    const endFrame = Math.floor(this.samples / SAMPLES_PER_FRAME) + offset;
+    const redecodable = Math.min(REDECODE_LIMIT_FRAMES, Math.floor(this.recentSamples / SAMPLES_PER_FRAME));
+    const boundary = cutFrame(segments, endFrame - redecodable, endFrame - HOLDBACK_FRAMES);
+    if (boundary === null) {
+      const events = this.finalEvent(segments);
+      this.startUtterance();
+      return events;
+    }
+    const events = this.finalEvent(segments.filter((segment) => segment.endFrame < boundary));
+    const frames = endFrame - boundary;
+    const from = this.samples - frames * SAMPLES_PER_FRAME;
+    const again = this.recentFrom(from);
+    this.startUtterance();
+    this.redecodedFrames += frames;
+    this.anchorFrame = from / SAMPLES_PER_FRAME;
+    this.decoder.process(again);
+    this.remember(again);
+    // The detector restarts with the utterance: the speech it hears again starts the next one.
+    if (this.decoder.inSpeech()) {
+      this.speaking = true;
+      this.speechStart = from;
+      this.lastPartialAt = this.samples;
+    }
+    return events;
+  }
+
+  private startUtterance(): void {
+    this.decoder.startUtterance();
+    this.anchorFrame = null;
+    this.recent = [];
+    this.recentSamples = 0;
+  }
+
+  /** How far the decoder's frame numbers run ahead of the stream's in the current utterance. */
+  private frameOffset(segments: readonly Segment[]): number {
+    const first = segments[0];
+    return this.anchorFrame !== null && first !== undefined
+      ? first.startFrame - this.anchorFrame
+      : this.redecodedFrames;
+  }
+
+  private remember(pcm: Int16Array): void {
+    this.recent.push(pcm);
+    this.recentSamples += pcm.length;
+    const limit = REDECODE_LIMIT_FRAMES * SAMPLES_PER_FRAME;
+    while (this.recentSamples - (this.recent[0]?.length ?? 0) >= limit) {
+      this.recentSamples -= this.recent.shift()?.length ?? 0;
+    }
+  }
+
+  /** The remembered audio from stream sample `from` (no earlier than the oldest remembered) to now. */
+  private recentFrom(from: number): Int16Array {
+    const out = new Int16Array(this.samples - from);
+    // Where the oldest remembered chunk lands in `out` (negative: it starts before `from`).
+    let offset = this.samples - this.recentSamples - from;
+    for (const chunk of this.recent) {
+      const start = Math.max(0, -offset);
+      if (start < chunk.length) out.set(chunk.subarray(start), offset + start);
+      offset += chunk.length;
+    }
+    return out;
+  }
+
+  private finalEvent(segments: readonly Segment[]): SessionEvent[] {
     this.speaking = false;
     this.lastPartial = '';
-    const text = this.decoder.hypothesis().trim();
-    if (text === '') return [];
+    const offset = this.frameOffset(segments);
+    const streamMs = (frame: number): number => Math.round((frame - offset) * MS_PER_FRAME);
     const words: RecognizedWord[] = [];
-    for (const segment of this.decoder.segments()) {
+    for (const segment of segments) {
       // Fillers (<s>, </s>, <sil>, [NOISE]) carry no words; "(2)" marks an alternate pronunciation.
-      if (segment.word.startsWith('<') || segment.word.startsWith('[')) continue;
+      if (!isWord(segment)) continue;
       const word: RecognizedWord = {
         word: segment.word.replace(/\(\d+\)$/, ''),
-        startMs: segment.startFrame * MS_PER_FRAME,
-        endMs: (segment.endFrame + 1) * MS_PER_FRAME,
+        startMs: streamMs(segment.startFrame),
+        endMs: streamMs(segment.endFrame + 1),
       };
       // With the second pass off the decoder computes no posteriors and reports 0 (log 1).
       if (segment.logProbability !== 0) word.confidence = this.decoder.probability(segment.logProbability);
@@ -103,15 +206,44 @@ export class DecoderSession {
     }
     const first = words[0];
     const last = words[words.length - 1];
-    const fallbackEnd = Math.round((this.samples / SAMPLES_PER_FRAME) * MS_PER_FRAME);
+    if (first === undefined || last === undefined) return [];
     return [
       {
         type: 'final',
-        text,
-        startMs: first?.startMs ?? Math.round((this.speechStart / SAMPLES_PER_FRAME) * MS_PER_FRAME),
-        endMs: last?.endMs ?? fallbackEnd,
-        ...(words.length > 0 ? { words } : {}),
+        text: words.map((word) => word.word).join(' '),
+        startMs: first.startMs,
+        endMs: last.endMs,
+        words,
       },
     ];
   }
+}
+
+function isWord(segment: Segment): boolean {
+  return !segment.word.startsWith('<') && !segment.word.startsWith('[');
+}
+
+/**
+ * The decoder frame at which to cut an utterance, searching the frames between `earliest` and
+ * `latest`: the middle of the last pause there, else the end of the last word there; null when
+ * neither lies in that window (one very long word, or no words at all). Only a cut after the first
+ * word makes progress, so a pause before it never counts.
+ */
+export function cutFrame(segments: readonly Segment[], earliest: number, latest: number): number | null {
+  const firstWord = segments.find(isWord);
+  if (firstWord === undefined) return null;
+  const from = Math.max(earliest, firstWord.endFrame + 1);
+  let wordEnd: number | null = null;
+  for (const segment of [...segments].reverse()) {
+    if (segment.endFrame + 1 < from) break;
+    if (isWord(segment)) {
+      const end = segment.endFrame + 1;
+      if (wordEnd === null && end >= from && end <= latest) wordEnd = end;
+      continue;
+    }
+    if (segment.endFrame - segment.startFrame + 1 < MIN_PAUSE_FRAMES) continue;
+    const middle = Math.floor((segment.startFrame + segment.endFrame + 1) / 2);
+    if (middle >= from && middle <= latest) return middle;
+  }
+  return wordEnd;
 }
