@@ -57,7 +57,8 @@ describe.skipIf(missing.length > 0)('building a clinical vocabulary', () => {
     buildClinicalVocabulary({
       trainPath: join(directory, 'train.jsonl'),
       stockDirectory: DEFAULT_OPTIONS.modelDirectory,
-      outputDirectory: directory,
+      // A directory that does not exist yet: the build creates it.
+      outputDirectory: join(directory, 'clinical'),
       includeNotes: false,
       clinicalWeight: 1,
       stockWords: 0,
@@ -71,7 +72,7 @@ describe.skipIf(missing.length > 0)('building a clinical vocabulary', () => {
   });
 
   it('writes a model of the spoken-form dialogue, with a pronunciation for each word', () => {
-    const files = clinicalFiles(directory);
+    const files = clinicalFiles(join(directory, 'clinical'));
     const model = readSphinxTrie(readFileSync(files.lm));
     expect(model.words).toEqual(
       expect.arrayContaining(['digoxin', 'meniscus', 'ten', 'milligrams', 'five', 'hundred']),
@@ -90,7 +91,7 @@ describe.skipIf(missing.length > 0)('building a clinical vocabulary', () => {
   });
 
   it('produces files a decoder loads', async () => {
-    const files = clinicalFiles(directory);
+    const files = clinicalFiles(join(directory, 'clinical'));
     const recognizer = new PocketSphinxRecognizer({
       workers: 1,
       vocabulary: { lm: files.lm, dict: files.dict, args: [] },

@@ -7,7 +7,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -174,6 +174,7 @@ export function buildClinicalVocabulary(options: BuildOptions): BuildSummary {
     const arpa = join(scratch, 'clinical.arpa');
     writeFileSync(arpa, writeArpa(model));
     const files = clinicalFiles(options.outputDirectory);
+    mkdirSync(options.outputDirectory, { recursive: true });
     execFileSync('sphinx_lm_convert', ['-i', arpa, '-o', files.lm], { stdio: 'ignore' });
     writeFileSync(files.dict, formatDictionary(dictionary));
     writeFileSync(files.additions, formatDictionary(new Map(added.map((word) => [word, dictionary.get(word) ?? []]))));
