@@ -38,7 +38,7 @@ export interface Segment {
   /** Frames at 100 per second, counted from the decoder's first sample. */
   startFrame: number;
   endFrame: number;
-  /** Log posterior in the decoder's logmath base; 0 when no posterior was computed. */
+  /** Log posterior in the decoder's logmath base (from the best-path pass). */
   logProbability: number;
 }
 

@@ -113,6 +113,11 @@ describe.skipIf(missing.length > 0)('PocketSphinx recognizer', () => {
     expect(words[0]?.startMs).toBeGreaterThan(300);
     expect(words[0]?.startMs).toBeLessThan(700);
     expect(words.every((w, i) => i === 0 || w.startMs >= (words[i - 1]?.endMs ?? 0))).toBe(true);
+    // Each word carries its posterior from the best-path pass.
+    for (const word of words) {
+      expect(word.confidence).toBeGreaterThan(0);
+      expect(word.confidence).toBeLessThanOrEqual(1);
+    }
     process.stderr.write(
       `[asr] goforward.raw: ${(audio.length / SAMPLE_RATE).toFixed(2)} s decoded in ${elapsed.toFixed(0)} ms ` +
         `(real-time factor ${(elapsed / ((audio.length / SAMPLE_RATE) * 1000)).toFixed(3)})\n`,

@@ -195,14 +195,13 @@ export class DecoderSession {
     for (const segment of segments) {
       // Fillers (<s>, </s>, <sil>, [NOISE]) carry no words; "(2)" marks an alternate pronunciation.
       if (!isWord(segment)) continue;
-      const word: RecognizedWord = {
+      words.push({
         word: segment.word.replace(/\(\d+\)$/, ''),
         startMs: streamMs(segment.startFrame),
         endMs: streamMs(segment.endFrame + 1),
-      };
-      // With the second pass off the decoder computes no posteriors and reports 0 (log 1).
-      if (segment.logProbability !== 0) word.confidence = this.decoder.probability(segment.logProbability);
-      words.push(word);
+        // The posterior from the best-path pass (config.ts), which always runs.
+        confidence: this.decoder.probability(segment.logProbability),
+      });
     }
     const first = words[0];
     const last = words[words.length - 1];

@@ -26,11 +26,12 @@ describe('ASR vocabularies', () => {
     expect(args[args.indexOf('-dict') + 1]).toBe(clinicalFiles().dict);
     expect(args[args.indexOf('-hmm') + 1]).toBe('/usr/share/pocketsphinx/model/en-us/en-us');
     expect(args[args.indexOf('-lw') + 1]).toBe('8');
+    expect(args[args.indexOf('-bestpathlw') + 1]).toBe('13');
   });
 
-  it('decodes in one pass unless the second pass is asked for', () => {
+  it('always takes the best path, and searches a second time only when asked', () => {
     const pairs = (args: string[]) => [args[args.indexOf('-fwdflat') + 1], args[args.indexOf('-bestpath') + 1]];
-    expect(pairs(decoderArgs(DEFAULT_OPTIONS))).toEqual(['no', 'no']);
+    expect(pairs(decoderArgs(DEFAULT_OPTIONS))).toEqual(['no', 'yes']);
     expect(pairs(decoderArgs({ ...DEFAULT_OPTIONS, secondPass: true }))).toEqual(['yes', 'yes']);
   });
 
@@ -40,6 +41,7 @@ describe('ASR vocabularies', () => {
     expect(args[args.indexOf('-lm') + 1]).toBe('/usr/share/pocketsphinx/model/en-us/en-us.lm.bin');
     expect(args[args.indexOf('-dict') + 1]).toBe('/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict');
     expect(args).not.toContain('-lw');
+    expect(args).not.toContain('-bestpathlw');
   });
 
   it('reports missing vocabulary files as an unavailable recognizer', () => {

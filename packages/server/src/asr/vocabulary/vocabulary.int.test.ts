@@ -93,7 +93,11 @@ describe.skipIf(missing.length > 0)('the clinical vocabulary', () => {
     });
 
     it('starts decoders with the clinical files', async () => {
-      expect(vocabularyFiles('clinical')).toEqual({ lm: files.lm, dict: files.dict, args: ['-lw', '8'] });
+      expect(vocabularyFiles('clinical')).toEqual({
+        lm: files.lm,
+        dict: files.dict,
+        args: ['-lw', '8', '-bestpathlw', '13'],
+      });
       await expect(clinical.status()).resolves.toEqual({ available: true });
       expect(clinical.workerPids()).toHaveLength(1);
     });
