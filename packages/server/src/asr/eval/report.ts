@@ -20,6 +20,8 @@ export interface EvalReport {
   dialogues: string[];
   voices: Voices;
   clinicalDirectory: string;
+  /** Whether both decoded with the flat-lexicon second pass (ASR_SECOND_PASS). */
+  secondPass: boolean;
   machine: string[];
   date: string;
   vocabularies: VocabularyResult[];
@@ -62,6 +64,7 @@ export function formatReport(report: EvalReport): string {
     `Speech: flite, clinician "${report.voices.clinician}", patient and others "${report.voices.patient}"; ` +
       'reference and speech in spoken form.',
     `Clinical vocabulary: ${report.clinicalDirectory}`,
+    `Second pass (ASR_SECOND_PASS): ${report.secondPass ? 'on' : 'off'}`,
     ...report.machine,
     '',
     ...table(['Vocabulary', 'Words', 'Errors', 'WER', 'Audio min', 'CPU s', 'RTF', 'Load ms'], rows),

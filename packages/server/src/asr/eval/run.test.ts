@@ -14,11 +14,12 @@ describe('eval:asr arguments', () => {
       limit: null,
       voices: DEFAULT_VOICES,
       clinicalDirectory: CLINICAL_DIRECTORY,
+      secondPass: false,
       json: false,
     });
   });
 
-  it('takes a file, dialogue ids or all, a limit, voices, another build and JSON output', () => {
+  it('takes a file, dialogue ids or all, a limit, voices, another build, the second pass and JSON output', () => {
     expect(
       parseArguments(
         [
@@ -31,6 +32,7 @@ describe('eval:asr arguments', () => {
           'slt,rms',
           '--clinical',
           '/tmp/c',
+          '--second-pass',
           '--json',
         ],
         FILE,
@@ -41,6 +43,7 @@ describe('eval:asr arguments', () => {
       limit: 1,
       voices: { clinician: 'slt', patient: 'rms' },
       clinicalDirectory: '/tmp/c',
+      secondPass: true,
       json: true,
     });
     expect(parseArguments(['--dialogues', 'all'], FILE)).toMatchObject({ dialogues: 'all' });
@@ -81,6 +84,7 @@ describe('the report', () => {
       dialogues: ['D1'],
       voices: { clinician: 'rms', patient: 'awb' },
       clinicalDirectory: '/models/clinical',
+      secondPass: true,
       machine: ['CPU: test'],
       date: '2026-11-21',
       vocabularies: [
@@ -108,5 +112,6 @@ describe('the report', () => {
     expect(text).toMatch(/stock\s+1,000\s+176\s+17\.6%\s+6\.7\s+60\.0\s+0\.150\s+900/);
     expect(text).toMatch(/clinical\s+1,000\s+123\s+12\.3%\s+6\.7\s+36\.0\s+0\.090\s+400/);
     expect(text).toContain('Clinical vs stock: WER 17.6% → 12.3%, CPU × 0.60');
+    expect(text).toContain('Second pass (ASR_SECOND_PASS): on');
   });
 });

@@ -26,7 +26,7 @@ export const DEFAULT_DIALOGUES = ['D2N069', 'D2N072', 'D2N073', 'D2N075', 'D2N08
  */
 export const DEFAULT_VOICES: Voices = { clinician: 'rms', patient: 'awb' };
 
-export const USAGE = `Usage: npm run eval:asr -- [<valid.jsonl>] [--dialogues <ids>|all] [--limit <n>] [--voices <clinician>,<patient>] [--clinical <dir>] [--json]
+export const USAGE = `Usage: npm run eval:asr -- [<valid.jsonl>] [--dialogues <ids>|all] [--limit <n>] [--voices <clinician>,<patient>] [--clinical <dir>] [--second-pass] [--json]
 
 Speaks each dialogue with flite (clinician and patient in different voices), streams it through the
 PocketSphinx recognizer with the stock and with the clinical vocabulary at once, and prints word
@@ -37,6 +37,7 @@ vocabulary is built from the train split.
   --limit <n>           only the first n of those
   --voices <a>,<b>      flite voices for the clinician and for everyone else (default: ${DEFAULT_VOICES.clinician},${DEFAULT_VOICES.patient})
   --clinical <dir>      clinical vocabulary to measure (default: the shipped one, ${CLINICAL_DIRECTORY})
+  --second-pass         decode both with the flat-lexicon second pass on (ASR_SECOND_PASS=true)
   --json                print the report, with per-dialogue results, as JSON`;
 
 export interface EvalArguments {
@@ -45,6 +46,7 @@ export interface EvalArguments {
   limit: number | null;
   voices: Voices;
   clinicalDirectory: string;
+  secondPass: boolean;
   json: boolean;
 }
 
@@ -58,6 +60,7 @@ export function parseArguments(argv: readonly string[], defaultFile: string): Ev
     limit: null,
     voices: DEFAULT_VOICES,
     clinicalDirectory: CLINICAL_DIRECTORY,
+    secondPass: false,
     json: false,
   };
   for (let index = 0; index < argv.length; index++) {
@@ -69,6 +72,7 @@ export function parseArguments(argv: readonly string[], defaultFile: string): Ev
     };
     if (argument === '--help' || argument === '-h') return 'help';
     else if (argument === '--json') args.json = true;
+    else if (argument === '--second-pass') args.secondPass = true;
     else if (argument === '--dialogues') {
       const ids = value();
       args.dialogues =
@@ -130,10 +134,14 @@ interface Contender {
   cpuAtStart: number;
 }
 
-async function startContender(name: VocabularyResult['name'], clinicalDirectory: string): Promise<Contender> {
+async function startContender(
+  name: VocabularyResult['name'],
+  args: Pick<EvalArguments, 'clinicalDirectory' | 'secondPass'>,
+): Promise<Contender> {
   const recognizer = new PocketSphinxRecognizer({
     workers: 1,
-    vocabulary: vocabularyFiles(name, clinicalDirectory),
+    vocabulary: vocabularyFiles(name, args.clinicalDirectory),
+    secondPass: args.secondPass,
   });
   const status = await recognizer.status();
   if (!status.available) throw new Error(`${name}: ${status.reason}; install with: ${status.installCommand}`);
@@ -177,10 +185,7 @@ export async function runAsrEval(
     return 2;
   }
 
-  const contenders = await Promise.all([
-    startContender('stock', args.clinicalDirectory),
-    startContender('clinical', args.clinicalDirectory),
-  ]);
+  const contenders = await Promise.all([startContender('stock', args), startContender('clinical', args)]);
   try {
     for (const [index, record] of dialogues.entries()) {
       const audio = dialogueAudio(record.dialogue, args.voices);
@@ -214,6 +219,7 @@ export async function runAsrEval(
     dialogues: dialogues.map((record) => record.id),
     voices: args.voices,
     clinicalDirectory: args.clinicalDirectory,
+    secondPass: args.secondPass,
     machine: options.machine(),
     date: new Date().toISOString().slice(0, 10),
     vocabularies: contenders.map(({ result }) => result),
