@@ -41,3 +41,14 @@ export function isTargetMessage(value: unknown): value is TargetMessage {
 export function isRunnerMessage(value: unknown): value is RunnerMessage {
   return typeof value === 'object' && value !== null && 'type' in value && value.type === 'stop';
 }
+
+/**
+ * The recognizer settings the bench's caller may set (`ASR_SECOND_PASS=true npm run bench`): the
+ * target passes them to its config, and the runner prints what they amount to.
+ */
+export function recognizerEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
+  const names = new Set(['ASR_SECOND_PASS', 'ASR_VOCABULARY']);
+  return Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => names.has(entry[0]) && entry[1] !== undefined),
+  );
+}

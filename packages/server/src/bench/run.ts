@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { isTargetMessage, type Targets } from './ipc.js';
+import { loadConfig } from '../config/config.js';
+import { isTargetMessage, recognizerEnvironment, type Targets } from './ipc.js';
 import { describeMachine, idleShare, resultsTable, type ScenarioResult } from './report.js';
 import type { LoadSettings } from './runner.js';
 import { SCENARIOS } from './scenarios.js';
@@ -99,6 +100,8 @@ async function main(): Promise<number> {
     `  Load:   autocannon, ${settings.connections} connections, pipelining ${settings.pipelining}, ` +
       `${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s measured per scenario, loopback`,
   );
+  const asr = loadConfig(recognizerEnvironment(process.env)).asr;
+  out(`  ASR:    PocketSphinx, ${asr.vocabulary} vocabulary, second pass ${asr.secondPass ? 'on' : 'off'}`);
   const idle = await idleShare();
   out(`  Idle:   ${(idle * 100).toFixed(0)}% of CPU time idle in the second before the run`);
   if (idle < QUIET_IDLE_SHARE) {

@@ -22,7 +22,7 @@ import { ProjectService } from '../projects/project-service.js';
 import { openRuntime, type Runtime } from '../runtime.js';
 import { createRepositories } from '../store/repositories.js';
 import { PartnerService } from '../widget/partners.js';
-import { isRunnerMessage, TEMPLATES_PATH, type TargetMessage, type Targets } from './ipc.js';
+import { isRunnerMessage, recognizerEnvironment, TEMPLATES_PATH, type TargetMessage, type Targets } from './ipc.js';
 
 /** Resolves once the message is handed to the channel, so exiting right after does not drop it. */
 const send = (message: TargetMessage): Promise<void> =>
@@ -60,6 +60,7 @@ async function start(opened: Opened): Promise<Targets> {
     API_RATE_LIMIT_PER_MINUTE: '1000000',
     // Raised for the same reason: the interface's 20 per minute per IP would refuse all but 20.
     WIDGET_TOKEN_RATE_LIMIT_PER_MINUTE: '1000000',
+    ...recognizerEnvironment(process.env),
   });
   const logger = createLogger(config.logLevel);
   const runtime = await openRuntime(config, logger);
