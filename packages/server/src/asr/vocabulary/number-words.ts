@@ -3,7 +3,8 @@
  * hyphens): "one hundred twenty three", "twenty nineteen", "fifteenth", "zero point seven".
  */
 
-const ONES = [
+/** The cardinal words for 0–19, each at its own value's index. */
+export const ONES: readonly string[] = [
   'zero',
   'one',
   'two',
@@ -25,7 +26,19 @@ const ONES = [
   'eighteen',
   'nineteen',
 ];
-const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
+/** The words for the multiples of ten from 20, each at its tens digit's index. */
+export const TENS: readonly string[] = [
+  '',
+  '',
+  'twenty',
+  'thirty',
+  'forty',
+  'fifty',
+  'sixty',
+  'seventy',
+  'eighty',
+  'ninety',
+];
 const SCALES: [number, string][] = [
   [1e9, 'billion'],
   [1e6, 'million'],

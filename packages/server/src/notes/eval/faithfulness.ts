@@ -7,6 +7,7 @@
  * then split at digits) minus English function words and a short list of note-style framing
  * words; numbers are the digit strings of the raw sentence ("2.5", "120/80" → 120 and 80).
  */
+import { ONES, TENS } from '../../asr/vocabulary/number-words.js';
 import { tokenize } from './rouge.js';
 
 /** English function words: pronouns, articles, auxiliaries, prepositions, conjunctions, contraction pieces. */
@@ -33,20 +34,6 @@ const FRAMING_WORDS: ReadonlySet<string> = new Set(
   mr mrs ms dr`.split(/\s+/),
 );
 
-const UNITS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
-const TEENS = [
-  'ten',
-  'eleven',
-  'twelve',
-  'thirteen',
-  'fourteen',
-  'fifteen',
-  'sixteen',
-  'seventeen',
-  'eighteen',
-  'nineteen',
-];
-const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
 const ORDINALS: Readonly<Record<string, number>> = {
   first: 1,
   second: 2,
@@ -71,10 +58,8 @@ type NumberWord =
   | { kind: 'hundred' | 'thousand' | 'point' | 'oh' | 'and' };
 
 function numberWord(word: string): NumberWord | null {
-  const unit = UNITS.indexOf(word);
-  if (unit >= 0) return { kind: 'unit', value: unit };
-  const teen = TEENS.indexOf(word);
-  if (teen >= 0) return { kind: 'teen', value: 10 + teen };
+  const small = ONES.indexOf(word);
+  if (small >= 0) return { kind: small < 10 ? 'unit' : 'teen', value: small };
   const tens = TENS.indexOf(word === 'fourty' ? 'forty' : word);
   if (tens >= 2) return { kind: 'tens', value: tens * 10 };
   if (word === 'hundred' || word === 'thousand' || word === 'point' || word === 'oh' || word === 'and') {
