@@ -89,9 +89,13 @@ export class Decoder {
     return out;
   }
 
-  /** A posterior in the decoder's log base as a 0–1 probability. */
+  /**
+   * A posterior in the decoder's log base as a 0–1 probability. The lattice's integer log arithmetic
+   * rounds, so a near-certain word's log posterior can come out a little above 0 (above 1 as a
+   * probability): clamped.
+   */
   probability(logProbability: number): number {
-    return Number(this.fn.logmath_exp(this.fn.ps_get_logmath(this.ps), logProbability));
+    return Math.min(1, Number(this.fn.logmath_exp(this.fn.ps_get_logmath(this.ps), logProbability)));
   }
 
   free(): void {

@@ -7,7 +7,9 @@ import type { FinalEvent, RecognizedWord, RecognizerErrorEvent, RecognizerStream
 import { concatPcm, roomNoise } from '../pcm.js';
 import { wordEditDistance, wordErrorRate } from '../wer.js';
 import { GOFORWARD, missingSpeechTools, synthesizeSpeech } from '../../test-support/speech.js';
+import { decoderArgs, DEFAULT_OPTIONS } from './config.js';
 import { PocketSphinxRecognizer } from './engine.js';
+import { loadPocketSphinx } from './native.js';
 
 /**
  * Needs Debian's libpocketsphinx3, pocketsphinx-en-us, pocketsphinx-testdata and flite. Locally
@@ -198,6 +200,18 @@ describe.skipIf(missing.length > 0)('PocketSphinx recognizer', () => {
       if (index > 0) expect(final.startMs).toBeGreaterThanOrEqual(cut[index - 1]?.endMs ?? Infinity);
     }
   }, 60_000);
+
+  it('reports posteriors as probabilities from 0 to 1, also where rounding puts a log posterior above 0', () => {
+    const decoder = loadPocketSphinx(DEFAULT_OPTIONS.libraryPath).createDecoder(decoderArgs(DEFAULT_OPTIONS));
+    try {
+      expect(decoder.probability(0)).toBe(1);
+      expect(decoder.probability(200)).toBe(1);
+      expect(decoder.probability(-20_000)).toBeGreaterThan(0);
+      expect(decoder.probability(-20_000)).toBeLessThan(1);
+    } finally {
+      decoder.free();
+    }
+  });
 
   it('flushes the last utterance on end() and finalize() cuts one short', async () => {
     const stream = await recognizer.openStream({ sampleRate: 16000 });
