@@ -18,6 +18,7 @@ import { isTargetMessage, recognizerEnvironment, type Targets } from './ipc.js';
 import { describeMachine, idleShare, resultsTable, type ScenarioResult } from './report.js';
 import type { LoadSettings } from './runner.js';
 import { SCENARIOS } from './scenarios.js';
+import { UsageError } from '../cli/usage.js';
 
 const READY_TIMEOUT_MS = 30_000;
 /** Below this share of idle CPU before the run, the figures are likely skewed by other work. */
@@ -27,8 +28,6 @@ const STOP_TIMEOUT_MS = 10_000;
 const out = (line = ''): void => {
   process.stdout.write(`${line}\n`);
 };
-
-class UsageError extends Error {}
 
 function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
   const raw = env[name]?.trim();

@@ -16,8 +16,7 @@ export interface CliIo {
   err(text: string): void;
 }
 
-/** A mistake in how the command was called (exit code 2), as opposed to a failure doing it (1). */
-export class UsageError extends Error {}
+import { UsageError } from './usage.js';
 
 export const USAGE = `Usage: chartwright <command> [options]
 

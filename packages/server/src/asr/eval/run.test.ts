@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 
 import { CLINICAL_DIRECTORY } from '../vocabulary/vocabularies.js';
 import { formatReport, type EvalReport } from './report.js';
-import { DEFAULT_DIALOGUES, DEFAULT_VOICES, parseArguments, selectDialogues, UsageError } from './run.js';
+import { UsageError } from '../../cli/usage.js';
+import { DEFAULT_DIALOGUES, DEFAULT_VOICES, parseArguments, selectDialogues } from './run.js';
 
 const FILE = '/data/valid.jsonl';
 

@@ -14,6 +14,7 @@ import { dialogueAudio, type Voices } from './dialogue-audio.js';
 import { processCpuSeconds } from './process-cpu.js';
 import { formatReport, type EvalReport, type VocabularyResult } from './report.js';
 import { transcribe, type PacedStream } from './transcribe.js';
+import { optionValue, UsageError } from '../../cli/usage.js';
 
 /**
  * Two dialogues from each ACI-Bench subset (virtassist, virtscribe, aci), the shorter ones: 4,781
@@ -50,8 +51,6 @@ export interface EvalArguments {
   json: boolean;
 }
 
-export class UsageError extends Error {}
-
 export function parseArguments(argv: readonly string[], defaultFile: string): EvalArguments | 'help' {
   const files: string[] = [];
   const args: EvalArguments = {
@@ -65,11 +64,7 @@ export function parseArguments(argv: readonly string[], defaultFile: string): Ev
   };
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index] ?? '';
-    const value = (): string => {
-      const next = argv[++index];
-      if (next === undefined || next.startsWith('--')) throw new UsageError(`${argument} needs a value`);
-      return next;
-    };
+    const value = (): string => optionValue(argv, index++);
     if (argument === '--help' || argument === '-h') return 'help';
     else if (argument === '--json') args.json = true;
     else if (argument === '--second-pass') args.secondPass = true;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { DEFAULTS, parseArguments, UsageError } from './build-cli.js';
+import { UsageError } from '../../cli/usage.js';
+import { DEFAULTS, parseArguments } from './build-cli.js';
 
 describe('build:asr-vocabulary arguments', () => {
   it('defaults to the measured choice, read from the train split', () => {

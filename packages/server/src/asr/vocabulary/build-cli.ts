@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { DEFAULT_OPTIONS } from '../pocketsphinx/config.js';
 import { buildClinicalVocabulary, type BuildOptions } from './build.js';
 import { CLINICAL_DIRECTORY } from './vocabularies.js';
+import { optionValue, UsageError } from '../../cli/usage.js';
 
 /** The train split beside the repository (../shared/data), as the note benchmarks read it. */
 export const DEFAULT_TRAIN = fileURLToPath(
@@ -39,17 +40,11 @@ Builds the clinical language model and pronunciation dictionary from the ACI-Ben
   --stock-words <n>     keep the n most probable stock words, 0 = all (default: ${DEFAULTS.stockWords})
   --prune <threshold>   relative-entropy pruning threshold, 0 = none (default: ${DEFAULTS.pruneThreshold})`;
 
-export class UsageError extends Error {}
-
 export function parseArguments(argv: readonly string[]): Omit<BuildOptions, 'log'> | 'help' {
   const options = { ...DEFAULTS };
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index] ?? '';
-    const value = (): string => {
-      const next = argv[++index];
-      if (next === undefined || next.startsWith('--')) throw new UsageError(`${argument} needs a value`);
-      return next;
-    };
+    const value = (): string => optionValue(argv, index++);
     const number = (min: number, max: number): number => {
       const text = value();
       const parsed = Number(text);

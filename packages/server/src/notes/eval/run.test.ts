@@ -11,7 +11,8 @@ import { copyDialogue, copyDialogueGenerator } from './baseline.js';
 import { main } from './cli.js';
 import { DatasetError, parseJsonl, percentile, proseSentences, type EvaluationReport } from './evaluate.js';
 import { rougeScores } from './rouge.js';
-import { parseArguments, runEval, UsageError, type EvalDependencies } from './run.js';
+import { UsageError } from '../../cli/usage.js';
+import { parseArguments, runEval, type EvalDependencies } from './run.js';
 
 // Two small synthetic visits, written for these tests (no data set text).
 const RECORDS = [

@@ -10,6 +10,7 @@ import type { Conversation } from '../conversation.js';
 import type { NoteGenerator } from '../generator.js';
 import { DatasetError, evaluate, parseJsonl } from './evaluate.js';
 import { formatReport } from './report.js';
+import { optionValue, UsageError } from '../../cli/usage.js';
 
 export const USAGE = `Usage: npm run eval:notes -- <file.jsonl> [--template <id>] [--engine <name>] [--json] [--show-unsupported]
 
@@ -33,8 +34,6 @@ export interface EvalArguments {
   showUnsupported: boolean;
 }
 
-export class UsageError extends Error {}
-
 export function parseArguments(argv: readonly string[]): EvalArguments | 'help' {
   const files: string[] = [];
   let template = DEFAULT_TEMPLATE;
@@ -43,11 +42,7 @@ export function parseArguments(argv: readonly string[]): EvalArguments | 'help' 
   let showUnsupported = false;
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index] ?? '';
-    const value = (): string => {
-      const next = argv[++index];
-      if (next === undefined || next.startsWith('--')) throw new UsageError(`${argument} needs a value`);
-      return next;
-    };
+    const value = (): string => optionValue(argv, index++);
     if (argument === '--help' || argument === '-h') return 'help';
     else if (argument === '--json') json = true;
     else if (argument === '--show-unsupported') showUnsupported = true;
