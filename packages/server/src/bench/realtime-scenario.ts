@@ -4,7 +4,8 @@
  * frames at real-time pace, over the WebSocket of the service under test. Reports finals per second
  * as audio seconds transcribed per second (the real-time streams sustained) and the latency from the
  * end of each final's audio leaving the client to the final arriving. Against the one-stream run,
- * the ratio shows how far throughput scales: N streams fully sustained read N×100%.
+ * the ratio shows how far throughput scales: N streams fully sustained read N×100%. The streams
+ * start at different points of the loop (see StreamPhase), as independent encounters would.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createHistogram, performance } from 'node:perf_hooks';
@@ -17,6 +18,12 @@ import type { Measurement, Scenario } from './runner.js';
 export const GOFORWARD_RAW = '/usr/share/pocketsphinx/test/data/goforward.raw';
 const FRAME_BYTES = 3200; // 100 ms of 16 kHz 16-bit mono
 const SILENCE_FRAMES = 10;
+/**
+ * Each level runs at least this long, whatever BENCH_DURATION_SECONDS says: a stream ends about one
+ * utterance every 3.8 s, so 10 s of 16 streams gives some 40 finals and its p95 is the second
+ * highest of them; 30 s gives each stream eight.
+ */
+const MIN_SECONDS = 30;
 
 interface StreamResult {
   finals: number;
@@ -27,15 +34,17 @@ interface StreamResult {
 }
 
 /** One session: streams utterances at real time until `untilMs`, then stops and waits for `ended`. */
-async function runStream(url: string, apiKey: string, speech: Buffer, untilMs: number): Promise<StreamResult> {
+async function runStream(
+  url: string,
+  apiKey: string,
+  frames: readonly Buffer[],
+  firstFrame: number,
+  untilMs: number,
+): Promise<StreamResult> {
   const socket = new WebSocket(url, { headers: { authorization: `Bearer ${apiKey}` } });
   const result: StreamResult = { finals: 0, audioMs: 0, latenciesMs: [], problems: [] };
   // When each 100 ms frame left this client: a final's latency runs from the frame holding its end.
   const sentAt: number[] = [];
-  const frames: Buffer[] = [];
-  for (let offset = 0; offset < speech.length; offset += FRAME_BYTES)
-    frames.push(speech.subarray(offset, offset + FRAME_BYTES));
-  for (let index = 0; index < SILENCE_FRAMES; index += 1) frames.push(Buffer.alloc(FRAME_BYTES));
 
   return new Promise((resolve) => {
     let timer: NodeJS.Timeout | undefined;
@@ -57,7 +66,7 @@ async function runStream(url: string, apiKey: string, speech: Buffer, untilMs: n
         segment?: { endMs: number };
       };
       if (event.type === 'started') {
-        let frame = 0;
+        let frame = firstFrame;
         timer = setInterval(() => {
           if (performance.now() >= untilMs) {
             clearInterval(timer);
@@ -87,22 +96,59 @@ async function runStream(url: string, apiKey: string, speech: Buffer, untilMs: n
   });
 }
 
-export function realtimeScenario(streams: number, baseline?: string): Scenario {
+/**
+ * The recording in 100 ms frames, then the silence that ends its utterance: one turn of the loop.
+ * Every frame holds exactly 100 ms (the recording's last one is padded with silence), so the frame
+ * holding a final's end is found from its stream time alone, however many turns the stream has made.
+ */
+export function loopFrames(speech: Buffer): Buffer[] {
+  const frames: Buffer[] = [];
+  for (let offset = 0; offset < speech.length; offset += FRAME_BYTES) {
+    const frame = Buffer.alloc(FRAME_BYTES);
+    speech.copy(frame, 0, offset, Math.min(speech.length, offset + FRAME_BYTES));
+    frames.push(frame);
+  }
+  for (let index = 0; index < SILENCE_FRAMES; index += 1) frames.push(Buffer.alloc(FRAME_BYTES));
+  return frames;
+}
+
+/**
+ * How the streams' loops line up. `staggered` (what independent encounters look like): stream i of
+ * N starts i/N of the way into the loop, so utterances end spread over time. `lockstep`, the worst
+ * case: every stream speaks and falls silent at the same instant, so every decoder's end-of-utterance
+ * work lands in the same 100 ms.
+ */
+export type StreamPhase = 'staggered' | 'lockstep';
+
+/** Where in the loop stream `index` of `streams` starts. */
+export function startFrame(phase: StreamPhase, index: number, streams: number, loopFrames: number): number {
+  return phase === 'lockstep' ? 0 : Math.floor((index * loopFrames) / streams);
+}
+
+export function realtimeScenario(streams: number, phase: StreamPhase, baseline?: string): Scenario {
+  const many = streams === 1 ? 'stream' : phase === 'lockstep' ? 'streams in lockstep' : 'streams';
   return {
-    name: `realtime, ${streams} stream${streams === 1 ? '' : 's'} at 1× (end of speech → final)`,
+    name: `realtime, ${streams} ${many} at 1× (end of speech → final)`,
     ...(baseline === undefined ? {} : { baseline }),
     async measure({ targets, settings, progress }): Promise<Measurement> {
       const empty = { responses: 0, seconds: 0, requestsPerSecond: 0, p50Ms: 0, p95Ms: 0, p99Ms: 0 };
       if (!existsSync(GOFORWARD_RAW)) {
         return { ...empty, problems: [`no ${GOFORWARD_RAW}: apt-get install -y pocketsphinx-testdata`] };
       }
-      const speech = readFileSync(GOFORWARD_RAW);
+      const frames = loopFrames(readFileSync(GOFORWARD_RAW));
       const url = `${targets.apiOrigin.replace(/^http/, 'ws')}${REALTIME_WS_PATH}`;
-      progress(`realtime, ${streams} streams: measuring ${settings.durationSeconds} s`);
+      const durationSeconds = Math.max(MIN_SECONDS, settings.durationSeconds);
+      progress(`realtime, ${streams} ${many}: measuring ${durationSeconds} s`);
       const start = performance.now();
       const results = await Promise.all(
-        Array.from({ length: streams }, () =>
-          runStream(url, targets.apiKey, speech, start + settings.durationSeconds * 1000),
+        Array.from({ length: streams }, (_, index) =>
+          runStream(
+            url,
+            targets.apiKey,
+            frames,
+            startFrame(phase, index, streams, frames.length),
+            start + durationSeconds * 1000,
+          ),
         ),
       );
       const seconds = (performance.now() - start) / 1000;

@@ -4,7 +4,8 @@
  * failed (a wrong status, socket errors, a target that would not start); a missed target ratio is
  * a finding, printed as "below target", not a failure of the tool.
  *
- * Environment: BENCH_DURATION_SECONDS (default 10) and BENCH_WARMUP_SECONDS (default 3), per scenario.
+ * Environment: BENCH_DURATION_SECONDS (default 10) and BENCH_WARMUP_SECONDS (default 3), per scenario;
+ * the realtime levels measure for at least 30 s (realtime-scenario.ts).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';

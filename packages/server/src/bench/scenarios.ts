@@ -26,6 +26,8 @@ const templatesFrom = (origin: (targets: Targets) => string) => (targets: Target
   expectedBody: CURATED_TEMPLATES_JSON,
 });
 
+const ONE_STREAM = realtimeScenario(1, 'staggered');
+
 const NOTES_DATA = process.env['BENCH_NOTES_JSONL'] ?? DEFAULT_NOTES_DATA;
 
 export const SCENARIOS: readonly Scenario[] = [
@@ -64,7 +66,9 @@ export const SCENARIOS: readonly Scenario[] = [
   // Single-threaded, so notes per second here is notes per second per core.
   conversationParsingScenario(NOTES_DATA),
   noteGenerationScenario(NOTES_DATA),
-  // Realtime transcription: one stream, then more at once, each compared with the one-stream rate.
-  realtimeScenario(1),
-  ...[4, 8, 16].map((streams) => realtimeScenario(streams, realtimeScenario(1).name)),
+  // Realtime transcription: one stream, then more at once, each compared with the one-stream rate;
+  // last, the most streams again with every utterance ending at the same instant (the worst case).
+  ONE_STREAM,
+  ...[4, 8, 16].map((streams) => realtimeScenario(streams, 'staggered', ONE_STREAM.name)),
+  realtimeScenario(16, 'lockstep', ONE_STREAM.name),
 ];
