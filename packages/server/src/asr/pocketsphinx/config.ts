@@ -77,8 +77,6 @@ export function decoderArgs(options: PocketSphinxOptions): string[] {
     // End an utterance after 0.3 s of silence rather than the default 0.5 s: a final's latency is
     // mostly this wait, and clinical speech pauses between phrases are longer than this.
     ...['-vad_postspeech', '30'],
-    // The library logs to stderr by default, and its log would include hypotheses (transcripts).
-    ...['-logfn', '/dev/null'],
     ...(options.vocabulary?.args ?? []),
     ...options.extraArgs,
   ];

@@ -28,9 +28,13 @@ const SIGNATURES = {
   ps_seg_prob: 'int32_t ps_seg_prob(void *seg, _Out_ int32_t *ascr, _Out_ int32_t *lscr, _Out_ int32_t *lback)',
   ps_get_logmath: 'void *ps_get_logmath(void *ps)',
   logmath_exp: 'double logmath_exp(void *lmath, int logb)',
+  err_set_logfp: 'void err_set_logfp(void *stream)',
 } as const;
 
-type NativeFunction = (...args: unknown[]) => unknown;
+type NativeFunction = ((...args: unknown[]) => unknown) & {
+  /** koffi runs the call on a thread of its pool and passes the result to the last argument. */
+  async: (...args: unknown[]) => void;
+};
 type NativeTable = Record<keyof typeof SIGNATURES, NativeFunction>;
 
 export interface Segment {
@@ -110,25 +114,43 @@ export class Decoder {
 }
 
 export interface PocketSphinxLibrary {
-  /** A fresh decoder (fresh cepstral normalisation) from command-line style arguments. */
-  createDecoder(args: readonly string[]): Decoder;
+  /**
+   * A fresh decoder (fresh cepstral normalisation) from command-line style arguments. The model
+   * loads on a thread of koffi's pool (about 0.1 s of CPU), so the calling thread goes on decoding
+   * the streams it has meanwhile.
+   */
+  createDecoder(args: readonly string[]): Promise<Decoder>;
 }
 
-/** dlopen()s the library and binds the API; throws if the library or a symbol is missing. */
+/**
+ * dlopen()s the library and binds the API; throws if the library or a symbol is missing. Switches
+ * the library's log off for the whole process: it would hold hypotheses (transcripts). That is done
+ * here, once, and never with `-logfn`: ps_init would then swap and fclose() the process-wide log
+ * file, which another thread's decoder may be writing to while a new decoder loads.
+ */
 export function loadPocketSphinx(libraryPath: string): PocketSphinxLibrary {
   const lib = koffi.load(libraryPath);
   const fn = Object.fromEntries(
     Object.entries(SIGNATURES).map(([name, signature]) => [name, lib.func(signature) as NativeFunction]),
   ) as NativeTable;
+  fn.err_set_logfp(null);
   return {
-    createDecoder(args) {
+    async createDecoder(args) {
       const config = fn.cmd_ln_parse_r(null, fn.ps_args(), args.length, args, 1);
       if (config === null) throw new Error('PocketSphinx rejected its configuration');
-      // ps_init retains the configuration; our reference is released either way.
-      const ps = fn.ps_init(config);
-      fn.cmd_ln_free_r(config);
-      if (ps === null) throw new Error('PocketSphinx could not load its model');
-      return new Decoder(fn, ps);
+      try {
+        const ps = await new Promise<Pointer>((resolve, reject) => {
+          fn.ps_init.async(config, (error: unknown, result: Pointer) => {
+            if (error === null || error === undefined) resolve(result);
+            else reject(error instanceof Error ? error : new Error('ps_init failed on its thread'));
+          });
+        });
+        if (ps === null) throw new Error('PocketSphinx could not load its model');
+        return new Decoder(fn, ps);
+      } finally {
+        // ps_init retains the configuration; our reference is released either way.
+        fn.cmd_ln_free_r(config);
+      }
     },
   };
 }

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -9,7 +10,8 @@ import { wordEditDistance, wordErrorRate } from '../wer.js';
 import { GOFORWARD, missingSpeechTools, synthesizeSpeech } from '../../test-support/speech.js';
 import { decoderArgs, DEFAULT_OPTIONS } from './config.js';
 import { PocketSphinxRecognizer } from './engine.js';
-import { loadPocketSphinx } from './native.js';
+import { loadPocketSphinx, type Decoder } from './native.js';
+import { DecoderSession } from './session.js';
 
 /**
  * Needs Debian's libpocketsphinx3, pocketsphinx-en-us, pocketsphinx-testdata and flite. Locally
@@ -201,8 +203,8 @@ describe.skipIf(missing.length > 0)('PocketSphinx recognizer', () => {
     }
   }, 60_000);
 
-  it('reports posteriors as probabilities from 0 to 1, also where rounding puts a log posterior above 0', () => {
-    const decoder = loadPocketSphinx(DEFAULT_OPTIONS.libraryPath).createDecoder(decoderArgs(DEFAULT_OPTIONS));
+  it('reports posteriors as probabilities from 0 to 1, also where rounding puts a log posterior above 0', async () => {
+    const decoder = await loadPocketSphinx(DEFAULT_OPTIONS.libraryPath).createDecoder(decoderArgs(DEFAULT_OPTIONS));
     try {
       expect(decoder.probability(0)).toBe(1);
       expect(decoder.probability(200)).toBe(1);
@@ -212,6 +214,52 @@ describe.skipIf(missing.length > 0)('PocketSphinx recognizer', () => {
       decoder.free();
     }
   });
+
+  it('decodes on this thread while other decoders load on a thread of their own', async () => {
+    const library = loadPocketSphinx(DEFAULT_OPTIONS.libraryPath);
+    const args = decoderArgs(DEFAULT_OPTIONS);
+    const decode = (decoder: Decoder): string => {
+      const session = new DecoderSession(decoder, { partialIntervalSamples: 4_000, maxUtteranceSamples: 288_000 });
+      const audio = goforward();
+      const events = [];
+      for (let offset = 0; offset < audio.length; offset += CHUNK)
+        events.push(...session.write(audio.slice(offset, offset + CHUNK)));
+      events.push(...session.end());
+      return events.flatMap((event) => (event.type === 'final' ? [event.text] : [])).join(' ');
+    };
+    const decoder = await library.createDecoder(args);
+    const loaded: Decoder[] = [];
+    try {
+      // Each model load overlaps a whole decode on this thread: neither may disturb the other.
+      for (let round = 0; round < 3; round++) {
+        const loading = library.createDecoder(args);
+        expect(decode(decoder)).toBe('go forward ten meters');
+        loaded.push(await loading);
+      }
+      for (const fresh of loaded) expect(decode(fresh)).toBe('go forward ten meters');
+    } finally {
+      for (const each of [decoder, ...loaded]) each.free();
+    }
+  }, 30_000);
+
+  it('prints nothing of its own: the library log, which would hold transcripts, is off', () => {
+    const dist = (module: string): string => new URL(`../../../dist/asr/pocketsphinx/${module}`, import.meta.url).href;
+    const script = `
+      import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+      import { loadPocketSphinx } from ${JSON.stringify(dist('native.js'))};
+      import { decoderArgs, DEFAULT_OPTIONS } from ${JSON.stringify(dist('config.js'))};
+      const decoder = await loadPocketSphinx(DEFAULT_OPTIONS.libraryPath).createDecoder(decoderArgs(DEFAULT_OPTIONS));
+      const raw = readFileSync(${JSON.stringify(GOFORWARD)});
+      decoder.startUtterance();
+      decoder.process(new Int16Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength)));
+      decoder.endUtterance();
+      process.stdout.write(decoder.hypothesis());
+      decoder.free();`;
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(child.stdout).toBe('go forward ten meters');
+    expect(child.stderr).toBe('');
+  }, 30_000);
 
   it('flushes the last utterance on end() and finalize() cuts one short', async () => {
     const stream = await recognizer.openStream({ sampleRate: 16000 });

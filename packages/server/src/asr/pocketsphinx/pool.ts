@@ -101,7 +101,7 @@ export class WorkerPool {
     const child = fork(this.options.workerPath, [], {
       serialization: 'advanced',
       env: { ...process.env, [SETTINGS_ENV]: JSON.stringify(this.options.settings) },
-      // The worker's own stdout/stderr stay the service's; the library's log goes to /dev/null.
+      // The worker's own stdout/stderr stay the service's; the library's log is off (native.ts).
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     let markReady!: () => void;

@@ -1,10 +1,11 @@
 /**
  * Decoder worker process (forked by pool.ts). Owns one decoder per stream assigned to it and keeps
- * one fresh spare so opening a stream does not wait ~300 ms for the model to load. A decoder is
- * freed when its stream ends rather than reused: a reused decoder would carry the previous
- * speaker's cepstral normalisation into the next stream.
+ * one fresh spare, so opening a stream does not wait for a model to load. A decoder is freed when
+ * its stream ends rather than reused: a reused decoder would carry the previous speaker's cepstral
+ * normalisation into the next stream. Models load on another thread, one at a time, so the streams
+ * this worker carries keep being decoded while a new one opens.
  */
-import { loadPocketSphinx, type Decoder, type PocketSphinxLibrary } from './native.js';
+import { loadPocketSphinx, type Decoder } from './native.js';
 import { SETTINGS_ENV, type FromWorker, type ToWorker, type WorkerSettings } from './messages.js';
 import { DecoderSession, type SessionEvent } from './session.js';
 
@@ -22,13 +23,42 @@ interface Live {
   decoded: number;
 }
 
-function main(): void {
+/** Decoders made one after another (each load takes a core), with the next one always on its way. */
+class DecoderSupply {
+  private last: Promise<unknown> = Promise.resolve();
+  private spare: Promise<Decoder>;
+
+  constructor(
+    private readonly make: () => Promise<Decoder>,
+    first: Decoder,
+  ) {
+    this.spare = Promise.resolve(first);
+  }
+
+  /** The spare, once loaded; resolves (or rejects) before any decoder taken after it. */
+  take(): Promise<Decoder> {
+    const decoder = this.spare;
+    this.spare = this.next();
+    return decoder;
+  }
+
+  private next(): Promise<Decoder> {
+    const decoder = this.last.then(this.make, this.make);
+    // A spare nobody takes must not fail the process as an unhandled rejection.
+    decoder.catch(() => undefined);
+    this.last = decoder;
+    return decoder;
+  }
+}
+
+async function main(): Promise<void> {
   const settings = JSON.parse(process.env[SETTINGS_ENV] ?? '{}') as WorkerSettings;
-  let library: PocketSphinxLibrary;
-  let spare: Decoder | undefined;
+  let supply: DecoderSupply;
   try {
-    library = loadPocketSphinx(settings.libraryPath);
-    spare = library.createDecoder(settings.decoderArgs);
+    const library = loadPocketSphinx(settings.libraryPath);
+    // The first spare proves the library and model load before the worker says it is ready.
+    const first = await library.createDecoder(settings.decoderArgs);
+    supply = new DecoderSupply(() => library.createDecoder(settings.decoderArgs), first);
   } catch (error) {
     send({ type: 'unavailable', reason: error instanceof Error ? error.message : String(error) });
     process.disconnect();
@@ -36,32 +66,36 @@ function main(): void {
   }
   const streams = new Map<number, Live>();
 
-  const takeDecoder = (): Decoder => {
-    const decoder = spare ?? library.createDecoder(settings.decoderArgs);
-    spare = undefined;
-    // Refill after this turn, so the `opened` reply goes out first.
-    setImmediate(() => {
-      spare ??= library.createDecoder(settings.decoderArgs);
-    });
-    return decoder;
-  };
-
   const release = (id: number): void => {
     streams.get(id)?.decoder.free();
     streams.delete(id);
+  };
+  const fail = (id: number, error: unknown): void => {
+    send({
+      type: 'failed',
+      id,
+      code: 'recognizer_failed',
+      message: error instanceof Error ? error.message : String(error),
+    });
+  };
+
+  const open = async (id: number): Promise<void> => {
+    try {
+      const decoder = await supply.take();
+      streams.set(id, { decoder, session: new DecoderSession(decoder, settings), decoded: 0 });
+      send({ type: 'opened', id });
+    } catch (error) {
+      fail(id, error);
+    }
   };
 
   process.on('message', (message: ToWorker) => {
     const live = streams.get(message.id);
     try {
       switch (message.type) {
-        case 'open': {
-          const decoder = takeDecoder();
-          const session = new DecoderSession(decoder, settings);
-          streams.set(message.id, { decoder, session, decoded: 0 });
-          send({ type: 'opened', id: message.id });
+        case 'open':
+          void open(message.id);
           return;
-        }
         case 'audio':
           if (live === undefined) return;
           emit(message.id, live.session.write(message.pcm));
@@ -83,12 +117,7 @@ function main(): void {
     } catch (error) {
       // A call that fails without faulting (bad return code) costs only its stream.
       release(message.id);
-      send({
-        type: 'failed',
-        id: message.id,
-        code: 'recognizer_failed',
-        message: error instanceof Error ? error.message : String(error),
-      });
+      fail(message.id, error);
     }
   });
   // The parent is gone: nothing can read our events, so stop.
@@ -96,4 +125,4 @@ function main(): void {
   send({ type: 'ready' });
 }
 
-main();
+await main();
