@@ -48,6 +48,7 @@ async function runStream(
 
   return new Promise((resolve) => {
     let timer: NodeJS.Timeout | undefined;
+    let stopped = false;
     const finish = () => {
       clearInterval(timer);
       resolve(result);
@@ -71,6 +72,7 @@ async function runStream(
           if (performance.now() >= untilMs) {
             clearInterval(timer);
             socket.send(JSON.stringify({ type: 'stop' }));
+            stopped = true;
             return;
           }
           socket.send(frames[frame % frames.length] ?? Buffer.alloc(FRAME_BYTES));
@@ -80,7 +82,8 @@ async function runStream(
       } else if (event.type === 'final') {
         result.finals += 1;
         const spokenAt = sentAt[Math.max(0, Math.ceil((event.segment?.endMs ?? 0) / 100) - 1)];
-        if (spokenAt !== undefined) result.latenciesMs.push(performance.now() - spokenAt);
+        // A final that `stop` flushed did not wait for the end of speech: not this latency.
+        if (spokenAt !== undefined && !stopped) result.latenciesMs.push(performance.now() - spokenAt);
       } else if (event.type === 'error') {
         result.problems.push(`error event ${event.code ?? ''}`);
       } else if (event.type === 'ended') {
