@@ -142,7 +142,14 @@ describe.skipIf(missing.length > 0)('realtime client against the service', () =>
     expect(ended.segments).toBe(seen.finals.length);
     expect(seen.finals.map(({ id, text }) => ({ id, text }))).toEqual(await stored(session.sessionId));
     expect(new Set(seen.finals.map((final) => final.id)).size).toBe(seen.finals.length);
-    expect(textOf(seen.finals)).toMatch(/go forward.*meters.*go forward ten meters/);
+    // The first utterance's words before the cut, once; then the rest of it, which a fresh decoder
+    // hears from the resume point on, mid-phrase and without the speaker's normalisation (what it
+    // makes of "…ten meters" from there varies with the decoder's settings); then all of the second.
+    const text = textOf(seen.finals);
+    expect(text).toMatch(/^go forward .+ go forward ten meters$/);
+    expect(text.match(/forward/g)).toHaveLength(2);
+    const times = seen.finals.flatMap((final) => [final.startMs, final.endMs]);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
   }, 60_000);
 
   it('refreshes a short-lived token ahead of expiry by moving to a new socket, losing nothing', async () => {
