@@ -25,6 +25,8 @@ export interface Targets {
   readonly apiKey: string;
   /** `X-Partner-Key` of a partner of that project, for the widget token scenario. */
   readonly partnerKey: string;
+  /** The recognizer's worker processes, whose CPU the realtime scenarios read (empty without it). */
+  readonly recognizerPids: readonly number[];
 }
 
 export type TargetMessage = { type: 'ready'; targets: Targets } | { type: 'failed'; message: string };

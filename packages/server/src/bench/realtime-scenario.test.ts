@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { loopFrames, startFrame } from './realtime-scenario.js';
+import { loopFrames, recognizerLoad, startFrame } from './realtime-scenario.js';
 
 describe('the realtime bench loop', () => {
   it('cuts the recording into whole 100 ms frames, the last padded with silence, then a second of silence', () => {
@@ -20,5 +20,14 @@ describe('the realtime bench loop', () => {
     expect([0, 1, 2, 3].map((index) => startFrame('staggered', index, 4, 38))).toEqual([0, 9, 19, 28]);
     expect([0, 1, 2, 3].map((index) => startFrame('lockstep', index, 4, 38))).toEqual([0, 0, 0, 0]);
     expect(startFrame('staggered', 0, 1, 38)).toBe(0);
+  });
+});
+
+describe("a realtime level's decoding cost", () => {
+  it('is CPU per second of audio, and the share of each worker core it kept busy', () => {
+    // 16 streams for 30 s: 480 s of audio decoded with 36 CPU seconds by two workers.
+    expect(recognizerLoad(36, 480, 30, 2)).toBe(
+      'recognizer real-time factor 0.075 (36.0 CPU s for 480.0 s of audio), its 2 worker(s) 60% busy',
+    );
   });
 });

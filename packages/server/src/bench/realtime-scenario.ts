@@ -13,6 +13,7 @@ import { createHistogram, performance } from 'node:perf_hooks';
 import { REALTIME_WS_PATH } from '@chartwright/protocol';
 import WebSocket from 'ws';
 
+import { processCpuSeconds } from '../asr/eval/process-cpu.js';
 import type { Measurement, Scenario } from './runner.js';
 
 export const GOFORWARD_RAW = '/usr/share/pocketsphinx/test/data/goforward.raw';
@@ -142,6 +143,7 @@ export function realtimeScenario(streams: number, phase: StreamPhase, baseline?:
       const url = `${targets.apiOrigin.replace(/^http/, 'ws')}${REALTIME_WS_PATH}`;
       const durationSeconds = Math.max(MIN_SECONDS, settings.durationSeconds);
       progress(`realtime, ${streams} ${many}: measuring ${durationSeconds} s`);
+      const cpuAtStart = recognizerCpuSeconds(targets.recognizerPids);
       const start = performance.now();
       const results = await Promise.all(
         Array.from({ length: streams }, (_, index) =>
@@ -155,6 +157,7 @@ export function realtimeScenario(streams: number, phase: StreamPhase, baseline?:
         ),
       );
       const seconds = (performance.now() - start) / 1000;
+      const cpuAtEnd = recognizerCpuSeconds(targets.recognizerPids);
       const latencies = createHistogram({ lowest: 1, highest: 600_000_000, figures: 3 });
       let finals = 0;
       let audioMs = 0;
@@ -174,7 +177,32 @@ export function realtimeScenario(streams: number, phase: StreamPhase, baseline?:
         p95Ms: finals === 0 ? 0 : latencies.percentile(95) / 1000,
         p99Ms: finals === 0 ? 0 : latencies.percentile(99) / 1000,
         problems,
+        ...(cpuAtStart === null || cpuAtEnd === null || audioMs === 0
+          ? {}
+          : { detail: recognizerLoad(cpuAtEnd - cpuAtStart, audioMs / 1000, seconds, targets.recognizerPids.length) }),
       };
     },
   };
+}
+
+/** CPU seconds the recognizer's workers have used so far; null when one cannot be read (not Linux, a restart). */
+function recognizerCpuSeconds(pids: readonly number[]): number | null {
+  if (pids.length === 0) return null;
+  let total = 0;
+  for (const pid of pids) {
+    const seconds = processCpuSeconds(pid);
+    if (seconds === null) return null;
+    total += seconds;
+  }
+  return total;
+}
+
+/** The decoding cost of a level: CPU per second of audio (real-time factor) and each worker's load. */
+export function recognizerLoad(cpuSeconds: number, audioSeconds: number, wallSeconds: number, workers: number): string {
+  const realTimeFactor = cpuSeconds / audioSeconds;
+  const busy = cpuSeconds / wallSeconds / workers;
+  return (
+    `recognizer real-time factor ${realTimeFactor.toFixed(3)} (${cpuSeconds.toFixed(1)} CPU s for ` +
+    `${audioSeconds.toFixed(1)} s of audio), its ${workers} worker(s) ${Math.round(busy * 100)}% busy`
+  );
 }

@@ -83,6 +83,15 @@ export function resultsTable(results: readonly ScenarioResult[]): string {
   return formatTable(header, rows, [false, true, true, true, true, true, false]);
 }
 
+/** The scenarios' details, a line each, for under the table. */
+export function detailLines(results: readonly ScenarioResult[]): string[] {
+  return results.flatMap(({ scenario, measurement }) =>
+    measurement.detail === undefined || measurement.problems.length > 0
+      ? []
+      : [`${scenario.name}: ${measurement.detail}`],
+  );
+}
+
 /** Plain-text table: text columns left-aligned, numbers right-aligned. */
 export function formatTable(
   header: readonly string[],

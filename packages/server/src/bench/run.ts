@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 
 import { loadConfig } from '../config/config.js';
 import { isTargetMessage, recognizerEnvironment, type Targets } from './ipc.js';
-import { describeMachine, idleShare, resultsTable, type ScenarioResult } from './report.js';
+import { describeMachine, detailLines, idleShare, resultsTable, type ScenarioResult } from './report.js';
 import type { LoadSettings } from './runner.js';
 import { SCENARIOS } from './scenarios.js';
 import { UsageError } from '../cli/usage.js';
@@ -139,6 +139,9 @@ async function runScenarios(settings: LoadSettings, directory: string): Promise<
 
   out();
   out(resultsTable(results));
+  const details = detailLines(results);
+  if (details.length > 0) out();
+  for (const line of details) out(line);
 
   const failures = results.filter((result) => result.measurement.problems.length > 0);
   if (failures.length === 0) return 0;

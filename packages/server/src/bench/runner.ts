@@ -28,6 +28,8 @@ export interface Measurement {
   readonly p99Ms: number;
   /** Everything that makes the figures meaningless: wrong statuses, socket errors, timeouts. */
   readonly problems: readonly string[];
+  /** A figure that does not fit the table's columns, printed under it (a recognizer's real-time factor). */
+  readonly detail?: string;
 }
 
 export interface ScenarioContext {

@@ -106,7 +106,14 @@ async function start(opened: Opened): Promise<Targets> {
   opened.apps.push(bare, bareStatic);
 
   const [apiOrigin, bareOrigin, bareStaticOrigin] = await Promise.all([listen(api), listen(bare), listen(bareStatic)]);
-  return { apiOrigin, bareOrigin, bareStaticOrigin, apiKey: secret, partnerKey };
+  return {
+    apiOrigin,
+    bareOrigin,
+    bareStaticOrigin,
+    apiKey: secret,
+    partnerKey,
+    recognizerPids: recognizer.workerPids(),
+  };
 }
 
 async function close(opened: Opened): Promise<void> {
