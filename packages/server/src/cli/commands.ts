@@ -11,12 +11,12 @@ import { openDatabase } from '../store/database.js';
 import { migrateToLatest } from '../store/migrate.js';
 import { createRepositories } from '../store/repositories.js';
 
+import { UsageError } from './usage.js';
+
 export interface CliIo {
   out(text: string): void;
   err(text: string): void;
 }
-
-import { UsageError } from './usage.js';
 
 export const USAGE = `Usage: chartwright <command> [options]
 

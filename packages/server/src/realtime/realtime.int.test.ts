@@ -392,7 +392,7 @@ describe.skipIf(missing.length > 0)('realtime WebSocket with PocketSphinx', () =
         'unsupported_language',
       ],
       [
-        'a resume (not served yet)',
+        'a resume of a session that does not exist',
         '{"type":"start","audio":{"encoding":"pcm_s16le","sampleRate":16000},"resume":{"sessionId":"rts_x","resumeToken":"t","lastAckedAudioMs":0}}',
         'resume_failed',
       ],

@@ -25,7 +25,6 @@ interface Live {
 
 /** Decoders made one after another (each load takes a core), with the next one always on its way. */
 class DecoderSupply {
-  private last: Promise<unknown> = Promise.resolve();
   private spare: Promise<Decoder>;
 
   constructor(
@@ -42,11 +41,11 @@ class DecoderSupply {
     return decoder;
   }
 
+  /** The decoder after the current spare: its load starts once the spare's has ended, either way. */
   private next(): Promise<Decoder> {
-    const decoder = this.last.then(this.make, this.make);
+    const decoder = this.spare.then(this.make, this.make);
     // A spare nobody takes must not fail the process as an unhandled rejection.
     decoder.catch(() => undefined);
-    this.last = decoder;
     return decoder;
   }
 }
