@@ -2,14 +2,19 @@ import { fileURLToPath } from 'node:url';
 
 import { defineConfig } from 'vitest/config';
 
+const source = (path: string): string => fileURLToPath(new URL(`./${path}`, import.meta.url));
+
 export default defineConfig({
   resolve: {
     // Tests run against sources; the built packages are what the service and CLI run.
-    alias: {
-      '@chartwright/protocol': fileURLToPath(new URL('./packages/protocol/src/index.ts', import.meta.url)),
-      '@chartwright/client': fileURLToPath(new URL('./packages/client/src/index.ts', import.meta.url)),
-      '@chartwright/embed': fileURLToPath(new URL('./packages/embed/src/index.ts', import.meta.url)),
-    },
+    alias: [
+      { find: /^@chartwright\/protocol$/, replacement: source('packages/protocol/src/index.ts') },
+      { find: /^@chartwright\/client$/, replacement: source('packages/client/src/index.ts') },
+      { find: /^@chartwright\/embed$/, replacement: source('packages/embed/src/index.ts') },
+      // The server's internals, for the test support and tools that drive them, and the test support itself.
+      { find: /^@chartwright\/server\/internal\/(.*)$/, replacement: source('packages/server/src/$1') },
+      { find: /^@chartwright\/testing\/(.*)$/, replacement: source('packages/testing/src/$1') },
+    ],
   },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'examples/*/src/**/*.test.ts'],

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { paddedSpeechWav } from '../../../packages/client/src/test-support/speech.js';
+import { paddedSpeechWav } from '@chartwright/testing/speech.js';
 import {
   capturedTrackStates,
   FOREIGN_ORIGIN,
@@ -15,17 +15,17 @@ import {
   recordCapturedStreams,
   serveForeignSite,
   widgetFrame,
-} from '../../../packages/embed/src/test-support/browser.js';
+} from '@chartwright/testing/browser.js';
 import {
   buildForBrowserTests,
   freePort,
   requestsTo,
   startWidgetService,
   type WidgetService,
-} from '../../../packages/embed/src/test-support/widget-service.js';
-import { PocketSphinxRecognizer } from '../../../packages/server/src/asr/index.js';
-import { pdfText, pdftotextInstalled } from '../../../packages/server/src/test-support/pdf-text.js';
-import { missingSpeechTools } from '../../../packages/server/src/test-support/speech.js';
+} from '@chartwright/testing/widget-service.js';
+import { PocketSphinxRecognizer } from '@chartwright/testing/speech.js';
+import { pdfText, pdftotextInstalled } from '@chartwright/testing/pdf-text.js';
+import { missingSpeechTools } from '@chartwright/testing/speech.js';
 import { startEmrDemo, type EmrDemo } from './server/emr-server.js';
 
 /**

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { freePort } from '../../../packages/embed/src/test-support/widget-service.js';
+import { freePort } from '@chartwright/testing/widget-service.js';
 
 /** `npm start` exactly: scripts/start.mjs, which sets up, starts the service and the demo EMR beside it. */
 const START = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'scripts', 'start.mjs');

@@ -1,14 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import {
-  launchChromium,
-  missingBrowser,
-  openPage,
-  recordConsole,
-  servePageFrom,
-  type ChartwrightModule,
-} from './test-support/browser.js';
+import { openPage, servePageFrom, type ChartwrightModule } from './test-support/browser.js';
+import { launchChromium, missingBrowser, recordConsole } from '@chartwright/testing/browser.js';
 import { startTestServer, type TestServer } from './test-support/server.js';
 
 /**

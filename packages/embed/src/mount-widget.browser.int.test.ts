@@ -7,23 +7,23 @@ import type { SetPatientContextRequest, WidgetToEmrMessage } from '@chartwright/
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { paddedSpeechWav } from '../../client/src/test-support/speech.js';
-import { PocketSphinxRecognizer } from '../../server/src/asr/index.js';
-import { missingSpeechTools } from '../../server/src/test-support/speech.js';
+import { paddedSpeechWav } from '@chartwright/testing/speech.js';
+import { PocketSphinxRecognizer } from '@chartwright/testing/speech.js';
+import { missingSpeechTools } from '@chartwright/testing/speech.js';
 import {
   capturedTrackStates,
   launchWithMicrophone,
   missingBrowser,
   recordCapturedStreams,
   widgetFrame,
-} from './test-support/browser.js';
+} from '@chartwright/testing/browser.js';
 import { SCRIPT_BUNDLE, startHostPage, type HostPage } from './test-support/host-page.js';
 import {
   buildForBrowserTests,
   freePort,
   startWidgetService,
   type WidgetService,
-} from './test-support/widget-service.js';
+} from '@chartwright/testing/widget-service.js';
 
 /**
  * The script-tag build in Debian's Chromium, on an EMR page (localhost) embedding the real widget

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { DEMO_PARTNER_NAME, seedDemoPartner } from './demo.js';
-import { createHarness, type Harness } from './test-support/harness.js';
+import { createHarness, type Harness } from '@chartwright/testing/harness.js';
 
 const ORIGIN = 'http://localhost:8081';
 

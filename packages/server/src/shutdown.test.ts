@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { createLogger } from './logger.js';
 import { shutDown } from './shutdown.js';
-import { createHarness, type Harness } from './test-support/harness.js';
+import { createHarness, type Harness } from '@chartwright/testing/harness.js';
 
 /** A route that stays in flight until the test releases it. */
 function heldRoute(onFinish: () => void = () => undefined) {

@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { bench, describe } from 'vitest';
 
-import { launchChromium, missingBrowser } from '../../client/src/test-support/browser.js';
-import { createHarness, type Harness } from '../../server/src/test-support/harness.js';
+import { launchChromium, missingBrowser } from '@chartwright/testing/browser.js';
+import { createHarness, type Harness } from '@chartwright/testing/harness.js';
 import { startHostServer, type HostServer } from './test-support/host-page.js';
 
 /**

@@ -8,11 +8,11 @@ import type { WidgetToEmrMessage } from '@chartwright/protocol';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { launchChromium, missingBrowser } from '../../client/src/test-support/browser.js';
-import { paddedSpeechWav } from '../../client/src/test-support/speech.js';
-import { PocketSphinxRecognizer } from '../../server/src/asr/index.js';
-import { createHarness, type Harness } from '../../server/src/test-support/harness.js';
-import { missingSpeechTools } from '../../server/src/test-support/speech.js';
+import { launchChromium, missingBrowser } from '@chartwright/testing/browser.js';
+import { paddedSpeechWav } from '@chartwright/testing/speech.js';
+import { PocketSphinxRecognizer } from '@chartwright/testing/speech.js';
+import { createHarness, type Harness } from '@chartwright/testing/harness.js';
+import { missingSpeechTools } from '@chartwright/testing/speech.js';
 import { startHostServer, type HostServer } from './test-support/host-page.js';
 
 /**

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { PushDocumentMessage, PushNoteMessage } from '@chartwright/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { createHarness, type Harness } from '../../../../packages/server/src/test-support/harness.js';
+import { createHarness, type Harness } from '@chartwright/testing/harness.js';
 import type { FiledNote, Visit } from './chart-store.js';
 import { startEmrDemo, type EmrDemo } from './emr-server.js';
 import { PATIENTS } from './patients.js';

@@ -5,16 +5,15 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import {
-  launchChromium,
-  missingBrowser,
-  openPage,
-  startAppBackend,
-  type AppBackend,
-  type ChartwrightModule,
-} from '../test-support/browser.js';
+import { openPage, startAppBackend, type AppBackend, type ChartwrightModule } from '../test-support/browser.js';
+import { launchChromium, missingBrowser } from '@chartwright/testing/browser.js';
 import { startTestServer, type TestServer } from '../test-support/server.js';
-import { missingSpeechTools, paddedSpeechWav, PocketSphinxRecognizer, wordErrorRate } from '../test-support/speech.js';
+import {
+  missingSpeechTools,
+  paddedSpeechWav,
+  PocketSphinxRecognizer,
+  wordErrorRate,
+} from '@chartwright/testing/speech.js';
 
 /**
  * The microphone helper in Debian's Chromium, whose fake capture device plays a flite recording

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { NODE18 } from '../test-support/node18.js';
 import { startTestServer, type TestServer } from '../test-support/server.js';
-import { goforward, missingSpeechTools, PocketSphinxRecognizer, silence } from '../test-support/speech.js';
+import { goforward, missingSpeechTools, PocketSphinxRecognizer, silence } from '@chartwright/testing/speech.js';
 
 /**
  * The BUILT package's realtime client under Node 18 (see test-support/node18.ts), imported as ESM and required as CommonJS: Node 18 has no global WebSocket, so this is

@@ -1,17 +1,10 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
-import {
-  launchChromium,
-  missingBrowser,
-  openPage,
-  recordConsole,
-  startAppBackend,
-  type AppBackend,
-  type ChartwrightModule,
-} from '../test-support/browser.js';
+import { openPage, startAppBackend, type AppBackend, type ChartwrightModule } from '../test-support/browser.js';
+import { launchChromium, missingBrowser, recordConsole } from '@chartwright/testing/browser.js';
 import { startTestServer, type TestServer } from '../test-support/server.js';
-import { goforward, missingSpeechTools, msOf, PocketSphinxRecognizer, silence } from '../test-support/speech.js';
+import { goforward, missingSpeechTools, msOf, PocketSphinxRecognizer, silence } from '@chartwright/testing/speech.js';
 
 /**
  * The browser bundle in Debian's Chromium, against the real service and recognizer: a page gets

@@ -13,7 +13,7 @@ import {
   S16_16K_BYTES_PER_SECOND,
   silence,
   streamInto,
-} from '../test-support/speech.js';
+} from '@chartwright/testing/speech.js';
 import { RealtimeBufferOverflowError, RealtimeError } from './errors.js';
 import type { RealtimeFinalEvent, RealtimeReconnectedEvent } from './events.js';
 import type { RealtimeTokenGrant } from './options.js';

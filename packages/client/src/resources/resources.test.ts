@@ -1,4 +1,4 @@
-import { CURATED_TEMPLATES_JSON } from '../../../server/src/notes/templates.js';
+import { CURATED_TEMPLATES_JSON } from '@chartwright/server/internal/notes/templates.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { Chartwright } from '../client.js';

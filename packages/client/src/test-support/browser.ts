@@ -1,44 +1,16 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import type { FastifyInstance } from 'fastify';
-import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 
 import { Chartwright } from '../client.js';
 
-/** Debian's Chromium (`apt-get install chromium`): Playwright's own browser downloads cannot run here. */
-export const CHROMIUM = '/usr/bin/chromium';
-const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** Built by `npm test` (scripts/setup.mjs) before the tests run. */
-const BUNDLE = join(packageDir, 'dist', 'browser', 'chartwright.min.js');
-
-/** What the browser tests lack on this machine; in CI a missing browser fails the run instead. */
-export function missingBrowser(): string[] {
-  if (existsSync(CHROMIUM)) return [];
-  if (process.env['CI'] !== undefined && process.env['CI'] !== '') {
-    throw new Error(
-      `browser tests may not be skipped in CI; missing ${CHROMIUM}. Install: apt-get install -y chromium`,
-    );
-  }
-  return [CHROMIUM];
-}
-
-export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', ...extraArgs],
-  });
-}
-
-/** The page's console, line by line. */
-export function recordConsole(page: Page): { type: string; text: string }[] {
-  const lines: { type: string; text: string }[] = [];
-  page.on('console', (message: ConsoleMessage) => lines.push({ type: message.type(), text: message.text() }));
-  return lines;
-}
+const BUNDLE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'browser', 'chartwright.min.js');
 
 /** The browser bundle's exports, as the test pages expose them on `window.chartwright`. */
 export type ChartwrightModule = typeof import('../index.js');

@@ -1,4 +1,4 @@
-import { createHarness, type Harness, type HarnessOptions } from '../../../server/src/test-support/harness.js';
+import { createHarness, type Harness, type HarnessOptions } from '@chartwright/testing/harness.js';
 import type { Logger } from '../core/context.js';
 
 /** The real Chartwright service on a local port, as the library meets it in production. */

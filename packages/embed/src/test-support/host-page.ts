@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import type { WidgetService } from './widget-service.js';
+import type { WidgetService } from '@chartwright/testing/widget-service.js';
 
 /** The script-tag build, as an EMR page includes it. */
 export const SCRIPT_BUNDLE = join(

@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 
 import { loadConfig } from '../config/config.js';
-import { LogCapture } from '../test-support/harness.js';
+import { LogCapture } from '@chartwright/testing/harness.js';
 import { createRecognizer } from './create-recognizer.js';
 
 describe('createRecognizer', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { fliteInstalled, synthesizeSpeech } from '../test-support/speech.js';
-import { babble, concatPcm, roomNoise, SAMPLE_RATE, tone } from '../test-support/synthetic-audio.js';
+import { fliteInstalled, synthesizeSpeech } from '@chartwright/testing/speech.js';
+import { babble, concatPcm, roomNoise, SAMPLE_RATE, tone } from '@chartwright/testing/synthetic-audio.js';
 import { DEFAULT_VAD_OPTIONS, VoiceActivityDetector, type Utterance, type VadOptions } from './vad.js';
 
 const ms = (value: number) => (value * SAMPLE_RATE) / 1000;

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../clock.js';
 import type { ApiKeyRow } from '../store/api-keys.js';
 import { postgresCredentialChanges, type CredentialChanges } from '../store/credential-changes.js';
-import { openTestDatabase } from '../test-support/databases.js';
+import { openTestDatabase } from '@chartwright/testing/databases.js';
 import { ApiKeyCache } from './api-key-cache.js';
 
 /** The real SQLite change feed on a database of its own; `publish` is what a revocation calls. */

@@ -3,8 +3,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { Authenticator } from '../auth/authenticator.js';
-import { createHarness, type Harness } from '../test-support/harness.js';
-import { TEST_DIALECTS } from '../test-support/databases.js';
+import { createHarness, type Harness } from '@chartwright/testing/harness.js';
+import { TEST_DIALECTS } from '@chartwright/testing/databases.js';
 
 const authenticated = REST_ENDPOINTS.filter((spec) => spec.auth === 'api_key');
 const toUrl = (path: string) => path.replace(/\{[^}]+\}/g, 'x');

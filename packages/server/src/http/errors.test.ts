@@ -1,7 +1,7 @@
 import { errorBodySchema, type ErrorBody } from '@chartwright/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { createHarness, type Harness } from '../test-support/harness.js';
+import { createHarness, type Harness } from '@chartwright/testing/harness.js';
 
 describe('the REST error contract', () => {
   let h: Harness;

@@ -2,7 +2,7 @@ import { healthSchema } from '@chartwright/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { PocketSphinxRecognizer } from '../asr/index.js';
-import { createHarness, type Harness } from '../test-support/harness.js';
+import { createHarness, type Harness } from '@chartwright/testing/harness.js';
 
 interface OpenApiDocument {
   openapi: string;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { createHarness, type Harness } from '../test-support/harness.js';
+import { createHarness, type Harness } from '@chartwright/testing/harness.js';
 
 describe('credentials never reach logs or error messages', () => {
   let h: Harness;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
 import { PocketSphinxRecognizer } from '../asr/index.js';
-import { createHarness } from '../test-support/harness.js';
-import { missingSpeechTools } from '../test-support/speech.js';
+import { createHarness } from '@chartwright/testing/harness.js';
+import { missingSpeechTools } from '@chartwright/testing/speech.js';
 
 const missing = await missingSpeechTools();
 

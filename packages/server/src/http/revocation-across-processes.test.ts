@@ -15,7 +15,7 @@ import { MemoryRateLimitStore } from '../ratelimit/memory-store.js';
 import { openDatabase, type Database } from '../store/database.js';
 import { migrateToLatest } from '../store/migrate.js';
 import { createRepositories } from '../store/repositories.js';
-import { openTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../test-support/databases.js';
+import { openTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '@chartwright/testing/databases.js';
 
 /**
  * The service caches key lookups. These tests change keys through a second, independent database

@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { ManualClock } from '../clock.js';
-import { TEST_REDIS_URL } from '../test-support/databases.js';
+import { TEST_REDIS_URL } from '@chartwright/testing/databases.js';
 import { MemoryRateLimitStore } from './memory-store.js';
 import { RateLimiter, decide, type RateLimitStore } from './rate-limiter.js';
 import { RedisRateLimitStore } from './redis-store.js';

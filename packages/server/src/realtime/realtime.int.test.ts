@@ -13,9 +13,9 @@ import { parseWav } from '../asr/wav.js';
 import { wordErrorRate } from '../asr/wer.js';
 import { hashSecret } from '../auth/secrets.js';
 import { testConfig, type RealtimeConfig } from '../config/config.js';
-import { createHarness, type Harness } from '../test-support/harness.js';
-import { GOFORWARD, missingSpeechTools } from '../test-support/speech.js';
-import { connect, open, realtimeUrl, type RealtimeClient } from '../test-support/realtime-client.js';
+import { createHarness, type Harness } from '@chartwright/testing/harness.js';
+import { GOFORWARD, missingSpeechTools } from '@chartwright/testing/speech.js';
+import { connect, open, realtimeUrl, type RealtimeClient } from '@chartwright/testing/realtime-client.js';
 import { RESUME_WINDOW_MS } from './stored-session.js';
 
 /**

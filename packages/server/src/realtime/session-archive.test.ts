@@ -2,8 +2,8 @@ import type { ErrorBody, RealtimeSessionResource } from '@chartwright/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import type { RealtimeSessionRow } from '../store/realtime-sessions.js';
-import { TEST_DIALECTS } from '../test-support/databases.js';
-import { createHarness, type Harness } from '../test-support/harness.js';
+import { TEST_DIALECTS } from '@chartwright/testing/databases.js';
+import { createHarness, type Harness } from '@chartwright/testing/harness.js';
 import { RealtimeSessionArchive } from './session-archive.js';
 import { RESUME_WINDOW_MS } from './stored-session.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { openTestDatabase, TEST_DIALECTS, type TestDatabase } from '../test-support/databases.js';
+import { openTestDatabase, TEST_DIALECTS, type TestDatabase } from '@chartwright/testing/databases.js';
 import type { RealtimeSessionRow, TranscriptSegmentRow } from './realtime-sessions.js';
 import { createRepositories, type Repositories } from './repositories.js';
 

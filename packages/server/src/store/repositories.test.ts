@@ -6,7 +6,7 @@ import {
   openEmptyTestDatabase,
   openTestDatabase,
   type TestDatabase,
-} from '../test-support/databases.js';
+} from '@chartwright/testing/databases.js';
 import type { ApiKeyRow } from './api-keys.js';
 import { migrateToLatest } from './migrate.js';
 import { MIGRATION_NAMES } from './migrations/index.js';

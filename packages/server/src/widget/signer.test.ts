@@ -8,8 +8,8 @@ import { buildApp } from '../app.js';
 import type { Config } from '../config/config.js';
 import { createLogger } from '../logger.js';
 import { MemoryRateLimitStore } from '../ratelimit/memory-store.js';
-import { TEST_DIALECTS } from '../test-support/databases.js';
-import { createHarness, type Harness } from '../test-support/harness.js';
+import { TEST_DIALECTS } from '@chartwright/testing/databases.js';
+import { createHarness, type Harness } from '@chartwright/testing/harness.js';
 import { WIDGET_TOKEN_AUDIENCE } from './signer.js';
 
 async function jwksOf(app: FastifyInstance): Promise<JSONWebKeySet> {

@@ -10,16 +10,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PocketSphinxRecognizer } from '../asr/index.js';
 import { parseWav } from '../asr/wav.js';
 import { wordErrorRate } from '../asr/wer.js';
-import { createHarness, type Harness } from '../test-support/harness.js';
-import { open, realtimeUrl, type RealtimeClient } from '../test-support/realtime-client.js';
-import { missingSpeechTools } from '../test-support/speech.js';
+import { createHarness, type Harness } from '@chartwright/testing/harness.js';
+import { open, realtimeUrl, type RealtimeClient } from '@chartwright/testing/realtime-client.js';
+import { missingSpeechTools } from '@chartwright/testing/speech.js';
 import {
   CHART,
   expectWidgetError,
   openWidget,
   setPatientContext,
   widgetCall,
-} from '../test-support/widget-encounters.js';
+} from '@chartwright/testing/widget-encounters.js';
 
 /**
  * The widget's scribe flow end to end over a real server: consent, a realtime token for the

@@ -1,11 +1,11 @@
 import type { PatientContextMessage, WidgetEncounterState } from '@chartwright/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import { PocketSphinxRecognizer } from '../../../server/src/asr/index.js';
-import { createHarness, type Harness } from '../../../server/src/test-support/harness.js';
-import { missingSpeechTools, synthesizeSpeech } from '../../../server/src/test-support/speech.js';
-import { storeRealtimeSession, VISIT } from '../../../server/src/test-support/widget-encounters.js';
-import { silence } from '../../../client/src/test-support/speech.js';
+import { PocketSphinxRecognizer } from '@chartwright/testing/speech.js';
+import { createHarness, type Harness } from '@chartwright/testing/harness.js';
+import { missingSpeechTools, synthesizeSpeech } from '@chartwright/testing/speech.js';
+import { storeRealtimeSession, VISIT } from '@chartwright/testing/widget-encounters.js';
+import { silence } from '@chartwright/testing/speech.js';
 import { nodeWidget, recordedAudio, type NodeWidget } from '../test-support/node-widget.js';
 
 /**

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import type { WidgetToEmrMessage } from '@chartwright/protocol';
 
-import type { Harness } from '../../../server/src/test-support/harness.js';
+import type { Harness } from '@chartwright/testing/harness.js';
 import type { AudioInput } from '../session/recording.js';
 import { WidgetController } from '../session/widget-controller.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { missingSpeechTools } from '../../test-support/speech.js';
+import { missingSpeechTools } from '@chartwright/testing/speech.js';
 import type { EvalReport } from './report.js';
 import { runAsrEval } from './run.js';
 

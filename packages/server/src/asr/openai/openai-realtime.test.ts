@@ -1,10 +1,10 @@
 import { REALTIME_CLOSE_CODES } from '@chartwright/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { FakeTranscriptionServer, httpStatus, verboseJson } from '../../test-support/fake-transcription-server.js';
-import { createHarness, type Harness } from '../../test-support/harness.js';
-import { open, realtimeUrl, type RealtimeClient } from '../../test-support/realtime-client.js';
-import { concatPcm, roomNoise, SAMPLE_RATE, tone } from '../../test-support/synthetic-audio.js';
+import { FakeTranscriptionServer, httpStatus, verboseJson } from '@chartwright/testing/fake-transcription-server.js';
+import { createHarness, type Harness } from '@chartwright/testing/harness.js';
+import { open, realtimeUrl, type RealtimeClient } from '@chartwright/testing/realtime-client.js';
+import { concatPcm, roomNoise, SAMPLE_RATE, tone } from '@chartwright/testing/synthetic-audio.js';
 import { OpenAiRecognizer } from './index.js';
 
 /**

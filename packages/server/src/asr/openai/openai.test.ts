@@ -11,9 +11,9 @@ import {
   verboseJson,
   type Responder,
   type TranscriptionCall,
-} from '../../test-support/fake-transcription-server.js';
-import { LogCapture } from '../../test-support/harness.js';
-import { concatPcm, roomNoise, SAMPLE_RATE, tone } from '../../test-support/synthetic-audio.js';
+} from '@chartwright/testing/fake-transcription-server.js';
+import { LogCapture } from '@chartwright/testing/harness.js';
+import { concatPcm, roomNoise, SAMPLE_RATE, tone } from '@chartwright/testing/synthetic-audio.js';
 import type { FinalEvent, RecognizerErrorEvent, RecognizerStream } from '../recognizer.js';
 import { languageOf, promptOf } from './engine.js';
 import { retryAfterMs } from './http.js';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FinalEvent, RecognizedWord, RecognizerErrorEvent, RecognizerStream } from '../recognizer.js';
 import { concatPcm, roomNoise } from '../pcm.js';
 import { wordEditDistance, wordErrorRate } from '../wer.js';
-import { GOFORWARD, missingSpeechTools, synthesizeSpeech } from '../../test-support/speech.js';
+import { GOFORWARD, missingSpeechTools, synthesizeSpeech } from '@chartwright/testing/speech.js';
 import { decoderArgs, DEFAULT_OPTIONS } from './config.js';
 import { PocketSphinxRecognizer } from './engine.js';
 import { loadPocketSphinx, type Decoder } from './native.js';

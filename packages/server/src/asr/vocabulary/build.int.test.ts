@@ -5,7 +5,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { missingSpeechTools } from '../../test-support/speech.js';
+import { missingSpeechTools } from '@chartwright/testing/speech.js';
 import { DEFAULT_OPTIONS } from '../pocketsphinx/config.js';
 import { PocketSphinxRecognizer } from '../pocketsphinx/engine.js';
 import { readSphinxTrie } from './sphinx-trie.js';

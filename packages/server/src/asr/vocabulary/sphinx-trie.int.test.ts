@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { conditionalMass, ids } from '../../test-support/language-models.js';
-import { missingSpeechTools } from '../../test-support/speech.js';
+import { missingSpeechTools } from '@chartwright/testing/speech.js';
 import { DEFAULT_OPTIONS } from '../pocketsphinx/config.js';
 import { ngramCount } from './backoff-model.js';
 import { readSphinxTrie } from './sphinx-trie.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { missingSpeechTools } from '../../test-support/speech.js';
+import { missingSpeechTools } from '@chartwright/testing/speech.js';
 import { speak } from '../eval/flite.js';
 import { concatPcm, roomNoise } from '../pcm.js';
 import { transcribe, type PacedStream } from '../eval/transcribe.js';

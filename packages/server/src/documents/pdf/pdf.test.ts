@@ -2,7 +2,7 @@ import { inflateSync } from 'node:zlib';
 
 import { describe, expect, it } from 'vitest';
 
-import { flattened, pdftotextInstalled, pdfText } from '../../test-support/pdf-text.js';
+import { flattened, pdftotextInstalled, pdfText } from '@chartwright/testing/pdf-text.js';
 import { renderDocumentPdf } from './layout.js';
 import { writePdf } from './pdf-writer.js';
 import { encodeWinAnsi } from './win-ansi.js';

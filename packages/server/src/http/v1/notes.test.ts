@@ -2,7 +2,7 @@ import { MAX_CONVERSATION_CHARACTERS, noteSchema, type ErrorBody, type Note } fr
 import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { createHarness, type Harness } from '../../test-support/harness.js';
+import { createHarness, type Harness } from '@chartwright/testing/harness.js';
 
 // A synthetic visit, written for these tests.
 const VISIT = [

@@ -8,9 +8,9 @@ import {
 import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { TEST_DIALECTS } from '../../test-support/databases.js';
-import { createHarness, type Harness, type HarnessOptions } from '../../test-support/harness.js';
-import { flattened, pdftotextInstalled, pdfText } from '../../test-support/pdf-text.js';
+import { TEST_DIALECTS } from '@chartwright/testing/databases.js';
+import { createHarness, type Harness, type HarnessOptions } from '@chartwright/testing/harness.js';
+import { flattened, pdftotextInstalled, pdfText } from '@chartwright/testing/pdf-text.js';
 import {
   CHART,
   expectWidgetError,
@@ -18,7 +18,7 @@ import {
   setPatientContext,
   widgetCall,
   type OpenWidget,
-} from '../../test-support/widget-encounters.js';
+} from '@chartwright/testing/widget-encounters.js';
 
 const VISIT_TEXT = [
   'Doctor: Good morning, what brings you in today?',

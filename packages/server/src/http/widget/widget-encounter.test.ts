@@ -14,8 +14,8 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { testConfig } from '../../config/config.js';
-import { TEST_DIALECTS } from '../../test-support/databases.js';
-import { createHarness, type Harness } from '../../test-support/harness.js';
+import { TEST_DIALECTS } from '@chartwright/testing/databases.js';
+import { createHarness, type Harness } from '@chartwright/testing/harness.js';
 import {
   CHART,
   expectWidgetError,
@@ -25,7 +25,7 @@ import {
   VISIT,
   widgetCall,
   type OpenWidget,
-} from '../../test-support/widget-encounters.js';
+} from '@chartwright/testing/widget-encounters.js';
 
 const DAY_MS = 86_400_000;
 

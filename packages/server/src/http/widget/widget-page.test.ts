@@ -7,7 +7,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { decodeJwt, decodeProtectedHeader, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
-import { createHarness, type Harness, type HarnessOptions } from '../../test-support/harness.js';
+import { createHarness, type Harness, type HarnessOptions } from '@chartwright/testing/harness.js';
 
 const ORIGINS = ['https://emr.example.com', 'https://charts.example.org:8443', 'http://localhost:3000'];
 

@@ -14,8 +14,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { Authenticator } from '../../auth/authenticator.js';
 import { hashSecret } from '../../auth/secrets.js';
-import { TEST_DIALECTS } from '../../test-support/databases.js';
-import { createHarness, type Harness } from '../../test-support/harness.js';
+import { TEST_DIALECTS } from '@chartwright/testing/databases.js';
+import { createHarness, type Harness } from '@chartwright/testing/harness.js';
 
 interface Partner {
   id: string;

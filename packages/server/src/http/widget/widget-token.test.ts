@@ -7,8 +7,8 @@ import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { RedisRateLimitStore } from '../../ratelimit/redis-store.js';
-import { TEST_REDIS_URL } from '../../test-support/databases.js';
-import { createHarness, type Harness, type HarnessOptions } from '../../test-support/harness.js';
+import { TEST_REDIS_URL } from '@chartwright/testing/databases.js';
+import { createHarness, type Harness, type HarnessOptions } from '@chartwright/testing/harness.js';
 
 const TOKEN_URL = '/api/widget/token';
 const DAY_MS = 86_400_000;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { openEmptyTestDatabase, TEST_DIALECTS, type TestDatabase } from '../../test-support/databases.js';
+import { openEmptyTestDatabase, TEST_DIALECTS, type TestDatabase } from '@chartwright/testing/databases.js';
 import { createMigrator, migrateToLatest } from '../migrate.js';
 import { MIGRATION_NAMES } from './index.js';
 import { createRepositories } from '../repositories.js';

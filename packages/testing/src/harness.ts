@@ -4,18 +4,18 @@ import type { Environment } from '@chartwright/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 
-import { buildApp } from '../app.js';
-import type { Recognizer } from '../asr/recognizer.js';
-import { ApiKeyService } from '../auth/api-keys.js';
-import { ManualClock } from '../clock.js';
-import { testConfig, type Config } from '../config/config.js';
-import { createLogger } from '../logger.js';
-import { ProjectService } from '../projects/project-service.js';
-import { MemoryRateLimitStore } from '../ratelimit/memory-store.js';
-import type { RateLimitStore } from '../ratelimit/rate-limiter.js';
-import type { Database, Dialect } from '../store/database.js';
-import { createRepositories, type Repositories } from '../store/repositories.js';
-import { PartnerService } from '../widget/partners.js';
+import { buildApp } from '@chartwright/server/internal/app.js';
+import type { Recognizer } from '@chartwright/server/internal/asr/recognizer.js';
+import { ApiKeyService } from '@chartwright/server/internal/auth/api-keys.js';
+import { ManualClock } from '@chartwright/server/internal/clock.js';
+import { testConfig, type Config } from '@chartwright/server/internal/config/config.js';
+import { createLogger } from '@chartwright/server/internal/logger.js';
+import { ProjectService } from '@chartwright/server/internal/projects/project-service.js';
+import { MemoryRateLimitStore } from '@chartwright/server/internal/ratelimit/memory-store.js';
+import type { RateLimitStore } from '@chartwright/server/internal/ratelimit/rate-limiter.js';
+import type { Database, Dialect } from '@chartwright/server/internal/store/database.js';
+import { createRepositories, type Repositories } from '@chartwright/server/internal/store/repositories.js';
+import { PartnerService } from '@chartwright/server/internal/widget/partners.js';
 import { openTestDatabase } from './databases.js';
 
 /** Collects every log line the service writes, so tests can assert what never appears in them. */

@@ -1,8 +1,41 @@
-import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-core';
+import { existsSync } from 'node:fs';
 
-import { launchChromium } from '../../../client/src/test-support/browser.js';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type ConsoleMessage,
+  type FrameLocator,
+  type Page,
+} from 'playwright-core';
 
-export { missingBrowser } from '../../../client/src/test-support/browser.js';
+/** Debian's Chromium (`apt-get install chromium`): Playwright's own browser downloads cannot run here. */
+export const CHROMIUM = '/usr/bin/chromium';
+
+/** What the browser tests lack on this machine; in CI a missing browser fails the run instead. */
+export function missingBrowser(): string[] {
+  if (existsSync(CHROMIUM)) return [];
+  if (process.env['CI'] !== undefined && process.env['CI'] !== '') {
+    throw new Error(
+      `browser tests may not be skipped in CI; missing ${CHROMIUM}. Install: apt-get install -y chromium`,
+    );
+  }
+  return [CHROMIUM];
+}
+
+export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', ...extraArgs],
+  });
+}
+
+/** The page's console, line by line. */
+export function recordConsole(page: Page): { type: string; text: string }[] {
+  const lines: { type: string; text: string }[] = [];
+  page.on('console', (message: ConsoleMessage) => lines.push({ type: message.type(), text: message.text() }));
+  return lines;
+}
 
 declare global {
   interface Window {

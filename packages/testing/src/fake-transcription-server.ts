@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { parseWav } from '../asr/wav.js';
+import { parseWav } from '@chartwright/server/internal/asr/wav.js';
 
 /** One request to the fake `/audio/transcriptions`, its multipart body parsed. */
 export interface TranscriptionCall {

@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 
 import type { SetPatientContextRequest, WidgetEncounter, WidgetErrorEnvelope } from '@chartwright/protocol';
 
-import type { TranscriptSegmentRow } from '../store/realtime-sessions.js';
+import type { TranscriptSegmentRow } from '@chartwright/server/internal/store/realtime-sessions.js';
 import type { Harness } from './harness.js';
 
 /** A widget of a partner, as the iframe holds it: its token and the encounter it opened. */

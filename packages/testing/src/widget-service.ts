@@ -3,10 +3,10 @@ import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import type { Recognizer } from '../../../server/src/asr/recognizer.js';
-import { createHarness, type Harness } from '../../../server/src/test-support/harness.js';
+import type { Recognizer } from '@chartwright/server/internal/asr/recognizer.js';
+import { createHarness, type Harness } from './harness.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 /** The builds a browser test loads: the widget app the service serves, the embed helper, the demo EMR's page. */
 export function buildForBrowserTests(): void {

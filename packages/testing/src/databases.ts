@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import pg from 'pg';
 
-import { openDatabase, type Database, type Dialect } from '../store/database.js';
-import { migrateToLatest } from '../store/migrate.js';
+import { openDatabase, type Database, type Dialect } from '@chartwright/server/internal/store/database.js';
+import { migrateToLatest } from '@chartwright/server/internal/store/migrate.js';
 
 /**
  * PostgreSQL for tests comes from TEST_DATABASE_URL (CI sets it to this machine's server). Locally

@@ -1,15 +1,53 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { encodeWav, parseWav } from '../../../server/src/asr/wav.js';
-import { GOFORWARD } from '../../../server/src/test-support/speech.js';
-import type { RealtimeSession } from '../realtime/session.js';
+import type { RealtimeSession } from '@chartwright/client';
+import { speak } from '@chartwright/server/internal/asr/eval/flite.js';
+import { PocketSphinxRecognizer } from '@chartwright/server/internal/asr/pocketsphinx/engine.js';
+import { encodeWav, parseWav } from '@chartwright/server/internal/asr/wav.js';
 
-export { GOFORWARD, missingSpeechTools } from '../../../server/src/test-support/speech.js';
-export { PocketSphinxRecognizer } from '../../../server/src/asr/index.js';
-export { wordErrorRate } from '../../../server/src/asr/wer.js';
+export { PocketSphinxRecognizer };
+export { wordErrorRate } from '@chartwright/server/internal/asr/wer.js';
+
+/** Real recorded speech from Debian's pocketsphinx-testdata: 16 kHz, 16-bit, mono "go forward ten meters". */
+export const GOFORWARD = '/usr/share/pocketsphinx/test/data/goforward.raw';
+
+const INSTALL = 'apt-get install -y libpocketsphinx3 pocketsphinx-en-us pocketsphinx-testdata flite';
+
+export function fliteInstalled(): boolean {
+  try {
+    execFileSync('flite', ['-lv'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `sentence` spoken by flite (the `slt` voice unless told), as 16 kHz mono 16-bit samples. */
+export function synthesizeSpeech(sentence: string, voice = 'slt'): Int16Array {
+  return speak(sentence, voice);
+}
+
+/**
+ * What the recognizer tests need and this machine lacks. Locally those tests are skipped when
+ * something is missing; in CI (.ci/run installs everything) a missing piece fails the run instead.
+ */
+export async function missingSpeechTools(): Promise<string[]> {
+  const probe = new PocketSphinxRecognizer({ workers: 1 });
+  const status = await probe.status();
+  await probe.close();
+  const missing = [
+    ...(status.available ? [] : [status.reason]),
+    ...(existsSync(GOFORWARD) ? [] : [`${GOFORWARD} (pocketsphinx-testdata)`]),
+    ...(fliteInstalled() ? [] : ['flite']),
+  ];
+  if (missing.length > 0 && process.env['CI'] !== undefined && process.env['CI'] !== '') {
+    throw new Error(`recognizer tests may not be skipped in CI; missing: ${missing.join('; ')}. Install: ${INSTALL}`);
+  }
+  return missing;
+}
 
 /** 16 kHz s16le mono, as goforward.raw is. */
 export const S16_16K_BYTES_PER_SECOND = 32_000;
