@@ -9,7 +9,7 @@ import { PocketSphinxRecognizer } from '@chartwright/server/internal/asr/pockets
 import { encodeWav, parseWav } from '@chartwright/server/internal/asr/wav.js';
 
 export { PocketSphinxRecognizer };
-export { wordErrorRate } from '@chartwright/server/internal/asr/wer.js';
+export { wordErrorRate } from '@chartwright/server/internal/text/wer.js';
 
 /** Real recorded speech from Debian's pocketsphinx-testdata: 16 kHz, 16-bit, mono "go forward ten meters". */
 export const GOFORWARD = '/usr/share/pocketsphinx/test/data/goforward.raw';

@@ -9,7 +9,7 @@ import { createHistogram, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
 import { extractiveGenerator } from '../notes/engines/extractive/index.js';
-import { parseConversation } from '../notes/parse-conversation.js';
+import { parseConversation } from '../text/parse-conversation.js';
 import { renderNote } from '../notes/render.js';
 import { findCuratedTemplate } from '../notes/templates.js';
 import type { Template } from '@chartwright/protocol';

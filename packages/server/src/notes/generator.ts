@@ -1,6 +1,6 @@
 import type { Template, WidgetMedicalContext, WidgetPatient } from '@chartwright/protocol';
 
-import type { Conversation } from './conversation.js';
+import type { Conversation } from '../text/conversation.js';
 
 /** The patient as far as the caller described them; every field may be missing. */
 export interface NotePatient {

@@ -15,7 +15,7 @@ import { AppError } from '../errors.js';
 import type { NoteRow } from '../store/notes.js';
 import type { Repositories } from '../store/repositories.js';
 import type { GeneratedSection, NoteContext, NoteProducer } from './generator.js';
-import { parseConversation } from './parse-conversation.js';
+import { parseConversation } from '../text/parse-conversation.js';
 import { renderNote, sectionText } from './render.js';
 import { resolveTemplate } from './template-resolution.js';
 import { findCuratedTemplate } from './templates.js';

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { PocketSphinxRecognizer, type Recognizer } from '../asr/index.js';
 import { resampleLinear } from '../asr/resample.js';
 import { parseWav } from '../asr/wav.js';
-import { wordErrorRate } from '../asr/wer.js';
+import { wordErrorRate } from '../text/wer.js';
 import { hashSecret } from '../auth/secrets.js';
 import { testConfig, type RealtimeConfig } from '../config/config.js';
 import { createHarness, type Harness } from '@chartwright/testing/harness.js';

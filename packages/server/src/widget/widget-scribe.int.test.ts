@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { PocketSphinxRecognizer } from '../asr/index.js';
 import { parseWav } from '../asr/wav.js';
-import { wordErrorRate } from '../asr/wer.js';
+import { wordErrorRate } from '../text/wer.js';
 import { createHarness, type Harness } from '@chartwright/testing/harness.js';
 import { open, realtimeUrl, type RealtimeClient } from '@chartwright/testing/realtime-client.js';
 import { missingSpeechTools } from '@chartwright/testing/speech.js';

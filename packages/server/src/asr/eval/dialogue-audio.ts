@@ -4,7 +4,7 @@
  * voice and everyone else in the other, with a short pause of room noise between turns: the
  * reference is then what was said, not what flite made of digits and abbreviations.
  */
-import { parseConversation } from '../../notes/parse-conversation.js';
+import { parseConversation } from '../../text/parse-conversation.js';
 import { scoredWords, spokenWords } from '../vocabulary/spoken-form.js';
 import { concatPcm, roomNoise } from '../pcm.js';
 import { RECOGNIZER_RATE, speak } from './flite.js';

@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { PocketSphinxRecognizer } from '../pocketsphinx/engine.js';
 import { CLINICAL_DIRECTORY, vocabularyFiles } from '../vocabulary/vocabularies.js';
 import { scoredWords } from '../vocabulary/spoken-form.js';
-import { wordEditDistance } from '../wer.js';
+import { wordEditDistance } from '../../text/wer.js';
 import { dialogueAudio, type Voices } from './dialogue-audio.js';
 import { processCpuSeconds } from './process-cpu.js';
 import { formatReport, type EvalReport, type VocabularyResult } from './report.js';

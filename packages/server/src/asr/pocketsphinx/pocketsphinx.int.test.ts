@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { FinalEvent, RecognizedWord, RecognizerErrorEvent, RecognizerStream } from '../recognizer.js';
 import { concatPcm, roomNoise } from '../pcm.js';
-import { wordEditDistance, wordErrorRate } from '../wer.js';
+import { wordEditDistance, wordErrorRate } from '../../text/wer.js';
 import { GOFORWARD, missingSpeechTools, synthesizeSpeech } from '@chartwright/testing/speech.js';
 import { decoderArgs, DEFAULT_OPTIONS } from './config.js';
 import { PocketSphinxRecognizer } from './engine.js';

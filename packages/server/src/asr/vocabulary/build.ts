@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { parseConversation } from '../../notes/parse-conversation.js';
+import { parseConversation } from '../../text/parse-conversation.js';
 import { writeArpa } from './arpa.js';
 import { LOG_ZERO, ngramCount, SENTENCE_END, SENTENCE_START, type BackoffModel } from './backoff-model.js';
 import { interpolate, limitVocabulary, prune } from './combine.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { cardinal, decimal, ordinal, year } from './number-words.js';
+import { cardinal, decimal, ordinal, year } from '../../text/number-words.js';
 import { scoredWords, spokenSentences, spokenWords } from './spoken-form.js';
 
 const spoken = (text: string): string => spokenWords(text).join(' ');

@@ -5,8 +5,8 @@
  * twenty one"). Used to build the clinical language model and to turn reference dialogue into the
  * words a perfect recognizer would output when measuring word error rate.
  */
-import { splitSentences } from '../../notes/parse-conversation.js';
-import { cardinal, decimal, digits, ordinal, pluralNumber, year } from './number-words.js';
+import { splitSentences } from '../../text/sentences.js';
+import { cardinal, decimal, digits, ordinal, pluralNumber, year } from '../../text/number-words.js';
 
 const MONTHS = [
   'january',

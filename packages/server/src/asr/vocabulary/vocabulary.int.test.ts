@@ -9,7 +9,7 @@ import { concatPcm, roomNoise } from '../pcm.js';
 import { transcribe, type PacedStream } from '../eval/transcribe.js';
 import { DEFAULT_OPTIONS } from '../pocketsphinx/config.js';
 import { PocketSphinxRecognizer } from '../pocketsphinx/engine.js';
-import { wordErrorRate } from '../wer.js';
+import { wordErrorRate } from '../../text/wer.js';
 import { readSphinxTrie } from './sphinx-trie.js';
 import { PRONUNCIATION_OVERRIDES } from './pronunciation-overrides.js';
 import { modelPhones, parseDictionary } from './pronunciations.js';

@@ -2,7 +2,7 @@
  * The "copy the whole dialogue" baseline ACI-Bench reports (about 0.33 ROUGE-1 on its test sets):
  * the note is the transcript itself. Any engine worth running must beat it by a wide margin.
  */
-import type { Conversation } from '../conversation.js';
+import type { Conversation } from '../../text/conversation.js';
 import type { GeneratedNote, NoteGenerator } from '../generator.js';
 
 /** A speaker tag at the start of a line, as ACI-Bench writes them: `[doctor]`, `[patient]`, `[patient_guest]`. */

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 import { describeMachine } from '../../bench/report.js';
 import { extractiveGenerator } from '../engines/extractive/index.js';
-import { parseConversation } from '../parse-conversation.js';
+import { parseConversation } from '../../text/parse-conversation.js';
 import { CURATED_TEMPLATES } from '../templates.js';
 import { runEval, type EvalDependencies, type Output } from './run.js';
 

@@ -7,7 +7,7 @@
  */
 import type { Template } from '@chartwright/protocol';
 
-import type { Conversation } from '../conversation.js';
+import type { Conversation } from '../../text/conversation.js';
 import type { EngineInfo, GeneratedSection, NoteGenerator } from '../generator.js';
 import { renderNote } from '../render.js';
 import { copyDialogue } from './baseline.js';

@@ -7,7 +7,7 @@
  * then split at digits) minus English function words and a short list of note-style framing
  * words; numbers are the digit strings of the raw sentence ("2.5", "120/80" → 120 and 80).
  */
-import { ONES, TENS } from '../../asr/vocabulary/number-words.js';
+import { ONES, TENS } from '../../text/number-words.js';
 import { tokenize } from './rouge.js';
 
 /** English function words: pronouns, articles, auxiliaries, prepositions, conjunctions, contraction pieces. */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import type { NoteGenerator } from '../generator.js';
-import { parseConversation } from '../parse-conversation.js';
+import { parseConversation } from '../../text/parse-conversation.js';
 import { CURATED_TEMPLATES } from '../templates.js';
 import { copyDialogue, copyDialogueGenerator } from './baseline.js';
 import { main } from './cli.js';

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 
 import type { Template } from '@chartwright/protocol';
 
-import type { Conversation } from '../conversation.js';
+import type { Conversation } from '../../text/conversation.js';
 import type { NoteGenerator } from '../generator.js';
 import { DatasetError, evaluate, parseJsonl } from './evaluate.js';
 import { formatReport } from './report.js';

@@ -1,7 +1,7 @@
 import type { NoteContext } from '../../generator.js';
 
 import type { Kind } from './lexicons.js';
-import { splitSentences } from '../../parse-conversation.js';
+import { splitSentences } from '../../../text/sentences.js';
 
 /**
  * Note sentences from the caller's context: the EMR's allergy, medication, problem and lab lists,

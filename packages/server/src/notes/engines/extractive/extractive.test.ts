@@ -2,7 +2,7 @@ import type { Template } from '@chartwright/protocol';
 import { describe, expect, it } from 'vitest';
 
 import type { GeneratedNote, GenerationInput, NoteContext } from '../../generator.js';
-import { parseConversation } from '../../parse-conversation.js';
+import { parseConversation } from '../../../text/parse-conversation.js';
 import { renderNote } from '../../render.js';
 import { resolveTemplate } from '../../template-resolution.js';
 import { CURATED_TEMPLATES } from '../../templates.js';

@@ -1,4 +1,4 @@
-import type { Conversation } from '../../conversation.js';
+import type { Conversation } from '../../../text/conversation.js';
 import type { NoteContext } from '../../generator.js';
 
 import type { Gender } from './rewrite.js';

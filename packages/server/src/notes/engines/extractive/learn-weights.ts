@@ -1,6 +1,6 @@
 import type { Template } from '@chartwright/protocol';
 
-import { parseConversation } from '../../parse-conversation.js';
+import { parseConversation } from '../../../text/parse-conversation.js';
 
 import { noteCandidates } from './note.js';
 import { STOPWORDS } from './text.js';

@@ -1,5 +1,5 @@
 import type { GeneratedNote, GenerationInput } from '../../generator.js';
-import { splitSentences } from '../../parse-conversation.js';
+import { splitSentences } from '../../../text/sentences.js';
 
 import { assemble, type Candidate } from './assemble.js';
 import { chiefComplaint } from './chief-complaint.js';

@@ -5,38 +5,13 @@
  * "the one I take" or "no one" are not quantities.
  */
 
-const UNITS: Record<string, number> = {
-  zero: 0,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  thirteen: 13,
-  fourteen: 14,
-  fifteen: 15,
-  sixteen: 16,
-  seventeen: 17,
-  eighteen: 18,
-  nineteen: 19,
-};
-const TENS: Record<string, number> = {
-  twenty: 20,
-  thirty: 30,
-  forty: 40,
+import { ONES, TENS as TEN_WORDS } from '../../../text/number-words.js';
+
+const UNITS: Readonly<Record<string, number>> = Object.fromEntries(ONES.map((word, value) => [word, value]));
+const TENS: Readonly<Record<string, number>> = {
+  ...Object.fromEntries(TEN_WORDS.flatMap((word, digit) => (word === '' ? [] : [[word, digit * 10]]))),
+  // Typed transcripts spell it so often that it reads as the number.
   fourty: 40,
-  fifty: 50,
-  sixty: 60,
-  seventy: 70,
-  eighty: 80,
-  ninety: 90,
 };
 const SCALES: Record<string, number> = { hundred: 100, thousand: 1000 };
 

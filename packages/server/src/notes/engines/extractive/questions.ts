@@ -1,4 +1,4 @@
-import type { Conversation } from '../../conversation.js';
+import type { Conversation } from '../../../text/conversation.js';
 
 import { cleanSpeech } from './clean.js';
 import { SYMPTOM_CUES } from './lexicons.js';

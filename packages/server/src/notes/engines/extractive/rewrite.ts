@@ -1,4 +1,4 @@
-import type { Speaker } from '../../conversation.js';
+import type { Speaker } from '../../../text/conversation.js';
 
 import { digitize } from './numbers.js';
 import { detokenize, isWord } from './text.js';

@@ -1,4 +1,4 @@
-import type { Conversation, Speaker } from '../../conversation.js';
+import type { Conversation, Speaker } from '../../../text/conversation.js';
 
 import { cleanSpeech } from './clean.js';
 

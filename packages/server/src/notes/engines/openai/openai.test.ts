@@ -9,8 +9,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Template } from '@chartwright/protocol';
 
-import type { Conversation } from '../../conversation.js';
-import { parseConversation } from '../../parse-conversation.js';
+import type { Conversation } from '../../../text/conversation.js';
+import { parseConversation } from '../../../text/parse-conversation.js';
 import { extractiveGenerator } from '../extractive/index.js';
 import type { GeneratedNote, GenerationInput, NoteGenerator, NoteProducer } from '../../generator.js';
 import { findCuratedTemplate } from '../../templates.js';

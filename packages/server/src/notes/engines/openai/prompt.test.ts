@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { findCuratedTemplate } from '../../templates.js';
-import type { Conversation } from '../../conversation.js';
+import type { Conversation } from '../../../text/conversation.js';
 import { contextItems, correctionMessage, initialMessages, numberedConversation } from './prompt.js';
 
 const conversation: Conversation = {

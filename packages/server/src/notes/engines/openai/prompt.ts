@@ -1,6 +1,6 @@
 import type { Template } from '@chartwright/protocol';
 
-import type { Conversation, ConversationTurn } from '../../conversation.js';
+import type { Conversation, ConversationTurn } from '../../../text/conversation.js';
 import type { NoteContext } from '../../generator.js';
 
 /** Bumped whenever the prompt's wording or the reply shape changes, so notes stay reproducible. */

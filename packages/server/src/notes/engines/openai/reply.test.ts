@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { Template } from '@chartwright/protocol';
 
-import type { Conversation } from '../../conversation.js';
+import type { Conversation } from '../../../text/conversation.js';
 import { extractJsonObject, parseReply } from './reply.js';
 
 const template: Template = {

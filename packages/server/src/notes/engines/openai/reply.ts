@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 import { formatPath, type Template } from '@chartwright/protocol';
 
-import type { Conversation } from '../../conversation.js';
+import type { Conversation } from '../../../text/conversation.js';
 import type { GeneratedNote, GeneratedSection, NoteSentence } from '../../generator.js';
 
 /** What validation dropped from a usable reply: counts only, safe to log. */

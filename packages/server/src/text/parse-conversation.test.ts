@@ -2,7 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
 import type { Conversation } from './conversation.js';
-import { parseConversation, speakerRole, splitSentences } from './parse-conversation.js';
+import { parseConversation } from './parse-conversation.js';
+import { splitSentences } from './sentences.js';
+import { speakerRole } from './speaker-labels.js';
 
 /** [speaker, label, sentences] per turn: the shape every case below is checked against. */
 const shape = (conversation: Conversation) =>
