@@ -2,7 +2,7 @@
 // than the lockfile, then builds (incrementally; a no-op when nothing changed). Plain Node, no
 // dependencies, so it runs before `npm install` ever has.
 import { execFileSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -35,7 +35,29 @@ function installNode18Runtime() {
   execFileSync(npm, ['ci', '--no-audit', '--no-fund'], { cwd: directory, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
-export function setup({ quiet = false } = {}) {
+/**
+ * Deletes compiled files whose source is gone (a module moved or removed), which an incremental
+ * build leaves behind: the service's dist then holds only what its src/ holds.
+ */
+function pruneStaleOutputs(sourceDir, outputDir) {
+  if (!existsSync(outputDir)) return;
+  for (const entry of readdirSync(outputDir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    const output = join(entry.parentPath, entry.name);
+    const module = output.slice(outputDir.length + 1).replace(/\.(js|d\.ts)(\.map)?$/, '');
+    if (module === output.slice(outputDir.length + 1)) continue;
+    if (!existsSync(join(sourceDir, `${module}.ts`))) rmSync(output);
+  }
+  // Folders emptied above, deepest first.
+  const folders = readdirSync(outputDir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort((a, b) => b.length - a.length);
+  for (const folder of folders) if (readdirSync(folder).length === 0) rmSync(folder, { recursive: true });
+}
+
+/** `tools`: also the dev-time tools (bench, evaluations, model builders), which the service never needs. */
+export function setup({ quiet = false, tools = false } = {}) {
   if (needsInstall()) {
     if (!quiet) process.stderr.write('chartwright: installing dependencies (first run)…\n');
     run(npm, [existsSync(join(root, 'package-lock.json')) ? 'ci' : 'install', '--no-audit', '--no-fund']);
@@ -45,7 +67,11 @@ export function setup({ quiet = false } = {}) {
     '-b',
     'packages/protocol',
     'packages/server',
+    ...(tools ? ['packages/server/tools'] : []),
   ]);
+  pruneStaleOutputs(join(root, 'packages', 'server', 'src'), join(root, 'packages', 'server', 'dist'));
+  if (tools)
+    pruneStaleOutputs(join(root, 'packages', 'server', 'tools'), join(root, 'packages', 'server', 'tools-dist'));
   installNode18Runtime();
   // The client's bundles (Node 18 and browser tests load them); skipped when dist is up to date.
   run(process.execPath, [join(root, 'packages', 'client', 'scripts', 'build.mjs'), '--if-stale']);
@@ -56,4 +82,4 @@ export function setup({ quiet = false } = {}) {
   run(process.execPath, [join(root, 'examples', 'emr-demo', 'scripts', 'build.mjs'), '--if-stale']);
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) setup();
+if (process.argv[1] === fileURLToPath(import.meta.url)) setup({ tools: process.argv.includes('--tools') });

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import type { RealtimeSession } from '@chartwright/client';
-import { speak } from '@chartwright/server/internal/asr/eval/flite.js';
 import { PocketSphinxRecognizer } from '@chartwright/server/internal/asr/pocketsphinx/engine.js';
 import { encodeWav, parseWav } from '@chartwright/server/internal/asr/wav.js';
+import { speak } from '@chartwright/server/tools/speech/flite.js';
 
 export { PocketSphinxRecognizer };
 export { wordErrorRate } from '@chartwright/server/internal/text/wer.js';

@@ -1,5 +1,5 @@
 /** Deterministic 16 kHz mono test signals: room noise, tones, and their concatenation. */
-import { concatPcm, PCM_SAMPLE_RATE, roomNoise } from '@chartwright/server/internal/asr/pcm.js';
+import { concatPcm, PCM_SAMPLE_RATE, roomNoise } from '@chartwright/server/tools/speech/pcm.js';
 
 export { concatPcm, roomNoise };
 export const SAMPLE_RATE = PCM_SAMPLE_RATE;

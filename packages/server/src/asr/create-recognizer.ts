@@ -4,7 +4,7 @@ import type { Config } from '../config/config.js';
 import { OpenAiRecognizer } from './openai/index.js';
 import { PocketSphinxRecognizer } from './pocketsphinx/index.js';
 import type { Recognizer } from './recognizer.js';
-import { vocabularyFiles } from './vocabulary/vocabularies.js';
+import { vocabularyFiles } from './vocabularies.js';
 
 /**
  * The speech recognizer the configuration asks for (`ASR_ENGINE`), started. An unavailable one

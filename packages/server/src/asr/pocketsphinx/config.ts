@@ -8,7 +8,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 
 import type { RecognizerStatus } from '../recognizer.js';
-import { vocabularyFiles, type VocabularyFiles } from '../vocabulary/vocabularies.js';
+import { vocabularyFiles, type VocabularyFiles } from '../vocabularies.js';
 
 export const INSTALL_COMMAND = 'apt-get install -y libpocketsphinx3 pocketsphinx-en-us';
 

@@ -2,12 +2,12 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
+import { GOFORWARD, missingSpeechTools, synthesizeSpeech } from '@chartwright/testing/speech.js';
+import { concatPcm, roomNoise } from '@chartwright/testing/synthetic-audio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { FinalEvent, RecognizedWord, RecognizerErrorEvent, RecognizerStream } from '../recognizer.js';
-import { concatPcm, roomNoise } from '../pcm.js';
 import { wordEditDistance, wordErrorRate } from '../../text/wer.js';
-import { GOFORWARD, missingSpeechTools, synthesizeSpeech } from '@chartwright/testing/speech.js';
+import type { FinalEvent, RecognizedWord, RecognizerErrorEvent, RecognizerStream } from '../recognizer.js';
 import { decoderArgs, DEFAULT_OPTIONS } from './config.js';
 import { PocketSphinxRecognizer } from './engine.js';
 import { loadPocketSphinx, type Decoder } from './native.js';

@@ -14,6 +14,7 @@ import { routeSections } from './sections.js';
 import { noteStyle } from './style.js';
 import { extractStatements, type Statement } from './statements.js';
 import { contentStems, tokenize } from './text.js';
+import { wordWeight } from './word-weights.js';
 
 /** Share of the conversation's words a note keeps, and the bounds on it (see the tuning notes in index.ts). */
 const BUDGET_RATIO = 0.33;
@@ -43,8 +44,46 @@ function extraStatements(extra: string | undefined): Statement[] {
   });
 }
 
-/** Every statement of the input as a scored, note-style candidate (before selection). */
-export function noteCandidates(input: GenerationInput): Candidate[] {
+/** The reason for the visit when said outright, and the caller's context: always in the note. */
+function pinnedCandidates(said: readonly Statement[], context: GenerationInput['context']): Candidate[] {
+  const pinned: Candidate[] = [];
+  const reason = chiefComplaint(said);
+  const fromContext = contextSentences(context);
+  if (reason !== null && !fromContext.some((item) => item.kind === 'chief_complaint')) {
+    pinned.push({
+      text: reason.text,
+      kind: 'chief_complaint',
+      score: 1,
+      order: -1,
+      turns: reason.turns,
+      context: [],
+      stems: new Set(contentStems(reason.text)),
+      pinned: true,
+      usable: true,
+    });
+  }
+  fromContext.forEach((item, index) => {
+    pinned.push({
+      text: item.text,
+      kind: item.kind,
+      score: 1,
+      order: -1e6 + index,
+      turns: [],
+      context: [item.path],
+      stems: new Set(contentStems(item.text)),
+      pinned: true,
+      usable: true,
+    });
+  });
+
+  return pinned;
+}
+
+/**
+ * Every statement of the input as a scored, note-style candidate (before selection). `weigh` gives
+ * each word's note rate: the rates' builder, which learns them from these candidates, passes none.
+ */
+export function noteCandidates(input: GenerationInput, weigh: (word: string) => number = wordWeight): Candidate[] {
   const { conversation, context } = input;
   const gender = patientGender(conversation, context);
   const said = extractStatements(conversation);
@@ -69,7 +108,8 @@ export function noteCandidates(input: GenerationInput): Candidate[] {
     if (styled === null) return;
     const text = toNoteSentence(styled.tokens);
     if (text === '') return;
-    const score = relevance(denial === null ? statement : { ...statement, origin: 'denied' }, kind, tokenize(text));
+    const scored = denial === null ? statement : { ...statement, origin: 'denied' as const };
+    const score = relevance(scored, kind, tokenize(text), weigh);
     candidates.push({
       text,
       kind: denial === null ? (styled.heading ? 'assessment' : kind) : 'ros',
@@ -83,36 +123,7 @@ export function noteCandidates(input: GenerationInput): Candidate[] {
     });
   });
 
-  const reason = chiefComplaint(said);
-  const fromContext = contextSentences(context);
-  if (reason !== null && !fromContext.some((item) => item.kind === 'chief_complaint')) {
-    candidates.push({
-      text: reason.text,
-      kind: 'chief_complaint',
-      score: 1,
-      order: -1,
-      turns: reason.turns,
-      context: [],
-      stems: new Set(contentStems(reason.text)),
-      pinned: true,
-      usable: true,
-    });
-  }
-  fromContext.forEach((item, index) => {
-    candidates.push({
-      text: item.text,
-      kind: item.kind,
-      score: 1,
-      order: -1e6 + index,
-      turns: [],
-      context: [item.path],
-      stems: new Set(contentStems(item.text)),
-      pinned: true,
-      usable: true,
-    });
-  });
-
-  return candidates;
+  return [...candidates, ...pinnedCandidates(said, context)];
 }
 
 /** The whole pipeline: statements → kinds → note-style sentences → scored → laid out. */

@@ -1,6 +1,5 @@
 import type { Kind } from './lexicons.js';
 import { SMALL_TALK_PATTERNS } from './lexicons.js';
-import { DEFAULT_WEIGHT, WORD_WEIGHTS } from './learned-weights.js';
 import type { Statement } from './statements.js';
 import { isNarration } from './style.js';
 import { STOPWORDS, isWord } from './text.js';
@@ -8,7 +7,7 @@ import { STOPWORDS, isWord } from './text.js';
 /**
  * How much a statement belongs in a note, from 0 up. The core is how often its words, when said in
  * a visit, end up in the clinician's note (a per-word rate learned from the ACI-Bench training
- * split, see learned-weights.ts); on top of that come what notes always keep (numbers, denials)
+ * split, see word-weights.ts); on top of that come what notes always keep (numbers, denials)
  * and what they never do (small talk, questions, conversation management). Statements scoring 0
  * are never used.
  */
@@ -21,7 +20,12 @@ export function isUsable(statement: Statement): boolean {
   return !SMALL_TALK_PATTERNS.some((pattern) => pattern.test(statement.lower) || pattern.test(statement.raw));
 }
 
-export function relevance(statement: Statement, kind: Kind, rewrittenWords: readonly string[]): number {
+export function relevance(
+  statement: Statement,
+  kind: Kind,
+  rewrittenWords: readonly string[],
+  weigh: (word: string) => number,
+): number {
   if (statement.origin !== 'said') return 0.9;
   if (!isUsable(statement)) return 0;
   const content = rewrittenWords
@@ -30,7 +34,7 @@ export function relevance(statement: Statement, kind: Kind, rewrittenWords: read
   if (content.length < 2 && !(kind === 'exam' || kind === 'vitals' || kind === 'assessment')) return 0;
   if (content.length === 0) return 0;
   let sum = 0;
-  for (const word of content) sum += WORD_WEIGHTS[word] ?? DEFAULT_WEIGHT;
+  for (const word of content) sum += weigh(word);
   let score = sum / content.length;
   if (content.some((word) => /\d/.test(word))) score += 0.05;
   // What a note must never miss, however plainly it was said.

@@ -1,0 +1,208 @@
+/**
+ * Realtime transcription under load: N sessions at once, each streaming real recorded speech
+ * (Debian's goforward.raw, "go forward ten meters", followed by a second of silence) in 100 ms
+ * frames at real-time pace, over the WebSocket of the service under test. Reports finals per second
+ * as audio seconds transcribed per second (the real-time streams sustained) and the latency from the
+ * end of each final's audio leaving the client to the final arriving. Against the one-stream run,
+ * the ratio shows how far throughput scales: N streams fully sustained read N×100%. The streams
+ * start at different points of the loop (see StreamPhase), as independent encounters would.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createHistogram, performance } from 'node:perf_hooks';
+
+import { REALTIME_WS_PATH } from '@chartwright/protocol';
+import WebSocket from 'ws';
+
+import { processCpuSeconds } from '../shared/process-cpu.js';
+import type { Measurement, Scenario } from './runner.js';
+
+export const GOFORWARD_RAW = '/usr/share/pocketsphinx/test/data/goforward.raw';
+const FRAME_BYTES = 3200; // 100 ms of 16 kHz 16-bit mono
+const SILENCE_FRAMES = 10;
+/**
+ * Each level runs at least this long, whatever BENCH_DURATION_SECONDS says: a stream ends about one
+ * utterance every 3.8 s, so 10 s of 16 streams gives some 40 finals and its p95 is the second
+ * highest of them; 30 s gives each stream eight.
+ */
+const MIN_SECONDS = 30;
+
+interface StreamResult {
+  finals: number;
+  /** Audio the server acknowledged for the whole session (its `ended` total). */
+  audioMs: number;
+  latenciesMs: number[];
+  problems: string[];
+}
+
+/** One session: streams utterances at real time until `untilMs`, then stops and waits for `ended`. */
+async function runStream(
+  url: string,
+  apiKey: string,
+  frames: readonly Buffer[],
+  firstFrame: number,
+  untilMs: number,
+): Promise<StreamResult> {
+  const socket = new WebSocket(url, { headers: { authorization: `Bearer ${apiKey}` } });
+  const result: StreamResult = { finals: 0, audioMs: 0, latenciesMs: [], problems: [] };
+  // When each 100 ms frame left this client: a final's latency runs from the frame holding its end.
+  const sentAt: number[] = [];
+
+  return new Promise((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
+    let stopped = false;
+    const finish = () => {
+      clearInterval(timer);
+      resolve(result);
+    };
+    socket.on('error', (error) => {
+      result.problems.push(`socket error: ${error.message}`);
+      finish();
+    });
+    socket.on('close', finish);
+    socket.on('message', (data, isBinary) => {
+      if (isBinary) return;
+      const event = JSON.parse((data as Buffer).toString('utf8')) as {
+        type: string;
+        code?: string;
+        audioMs?: number;
+        segment?: { endMs: number };
+      };
+      if (event.type === 'started') {
+        let frame = firstFrame;
+        timer = setInterval(() => {
+          if (performance.now() >= untilMs) {
+            clearInterval(timer);
+            socket.send(JSON.stringify({ type: 'stop' }));
+            stopped = true;
+            return;
+          }
+          socket.send(frames[frame % frames.length] ?? Buffer.alloc(FRAME_BYTES));
+          sentAt.push(performance.now());
+          frame += 1;
+        }, 100);
+      } else if (event.type === 'final') {
+        result.finals += 1;
+        const spokenAt = sentAt[Math.max(0, Math.ceil((event.segment?.endMs ?? 0) / 100) - 1)];
+        // A final that `stop` flushed did not wait for the end of speech: not this latency.
+        if (spokenAt !== undefined && !stopped) result.latenciesMs.push(performance.now() - spokenAt);
+      } else if (event.type === 'error') {
+        result.problems.push(`error event ${event.code ?? ''}`);
+      } else if (event.type === 'ended') {
+        result.audioMs = event.audioMs ?? 0;
+        socket.close();
+      }
+    });
+    socket.on('open', () => {
+      socket.send(
+        JSON.stringify({ type: 'start', audio: { encoding: 'pcm_s16le', sampleRate: 16000 }, interimResults: false }),
+      );
+    });
+  });
+}
+
+/**
+ * The recording in 100 ms frames, then the silence that ends its utterance: one turn of the loop.
+ * Every frame holds exactly 100 ms (the recording's last one is padded with silence), so the frame
+ * holding a final's end is found from its stream time alone, however many turns the stream has made.
+ */
+export function loopFrames(speech: Buffer): Buffer[] {
+  const frames: Buffer[] = [];
+  for (let offset = 0; offset < speech.length; offset += FRAME_BYTES) {
+    const frame = Buffer.alloc(FRAME_BYTES);
+    speech.copy(frame, 0, offset, Math.min(speech.length, offset + FRAME_BYTES));
+    frames.push(frame);
+  }
+  for (let index = 0; index < SILENCE_FRAMES; index += 1) frames.push(Buffer.alloc(FRAME_BYTES));
+  return frames;
+}
+
+/**
+ * How the streams' loops line up. `staggered` (what independent encounters look like): stream i of
+ * N starts i/N of the way into the loop, so utterances end spread over time. `lockstep`, the worst
+ * case: every stream speaks and falls silent at the same instant, so every decoder's end-of-utterance
+ * work lands in the same 100 ms.
+ */
+export type StreamPhase = 'staggered' | 'lockstep';
+
+/** Where in the loop stream `index` of `streams` starts. */
+export function startFrame(phase: StreamPhase, index: number, streams: number, loopFrames: number): number {
+  return phase === 'lockstep' ? 0 : Math.floor((index * loopFrames) / streams);
+}
+
+export function realtimeScenario(streams: number, phase: StreamPhase, baseline?: string): Scenario {
+  const many = streams === 1 ? 'stream' : phase === 'lockstep' ? 'streams in lockstep' : 'streams';
+  return {
+    name: `realtime, ${streams} ${many} at 1× (end of speech → final)`,
+    ...(baseline === undefined ? {} : { baseline }),
+    async measure({ targets, settings, progress }): Promise<Measurement> {
+      const empty = { responses: 0, seconds: 0, requestsPerSecond: 0, p50Ms: 0, p95Ms: 0, p99Ms: 0 };
+      if (!existsSync(GOFORWARD_RAW)) {
+        return { ...empty, problems: [`no ${GOFORWARD_RAW}: apt-get install -y pocketsphinx-testdata`] };
+      }
+      const frames = loopFrames(readFileSync(GOFORWARD_RAW));
+      const url = `${targets.apiOrigin.replace(/^http/, 'ws')}${REALTIME_WS_PATH}`;
+      const durationSeconds = Math.max(MIN_SECONDS, settings.durationSeconds);
+      progress(`realtime, ${streams} ${many}: measuring ${durationSeconds} s`);
+      const cpuAtStart = recognizerCpuSeconds(targets.recognizerPids);
+      const start = performance.now();
+      const results = await Promise.all(
+        Array.from({ length: streams }, (_, index) =>
+          runStream(
+            url,
+            targets.apiKey,
+            frames,
+            startFrame(phase, index, streams, frames.length),
+            start + durationSeconds * 1000,
+          ),
+        ),
+      );
+      const seconds = (performance.now() - start) / 1000;
+      const cpuAtEnd = recognizerCpuSeconds(targets.recognizerPids);
+      const latencies = createHistogram({ lowest: 1, highest: 600_000_000, figures: 3 });
+      let finals = 0;
+      let audioMs = 0;
+      for (const result of results) {
+        finals += result.finals;
+        audioMs += result.audioMs;
+        for (const latency of result.latenciesMs) latencies.record(Math.max(1, Math.round(latency * 1000)));
+      }
+      const problems = results.flatMap((result) => result.problems);
+      if (finals === 0) problems.push('no final at all');
+      return {
+        responses: finals,
+        seconds,
+        // Seconds of audio transcribed per second: the number of real-time streams sustained.
+        requestsPerSecond: audioMs / 1000 / seconds,
+        p50Ms: finals === 0 ? 0 : latencies.percentile(50) / 1000,
+        p95Ms: finals === 0 ? 0 : latencies.percentile(95) / 1000,
+        p99Ms: finals === 0 ? 0 : latencies.percentile(99) / 1000,
+        problems,
+        ...(cpuAtStart === null || cpuAtEnd === null || audioMs === 0
+          ? {}
+          : { detail: recognizerLoad(cpuAtEnd - cpuAtStart, audioMs / 1000, seconds, targets.recognizerPids.length) }),
+      };
+    },
+  };
+}
+
+/** CPU seconds the recognizer's workers have used so far; null when one cannot be read (not Linux, a restart). */
+function recognizerCpuSeconds(pids: readonly number[]): number | null {
+  if (pids.length === 0) return null;
+  let total = 0;
+  for (const pid of pids) {
+    const seconds = processCpuSeconds(pid);
+    if (seconds === null) return null;
+    total += seconds;
+  }
+  return total;
+}
+
+/** The decoding cost of a level: CPU per second of audio (real-time factor) and each worker's load. */
+export function recognizerLoad(cpuSeconds: number, audioSeconds: number, wallSeconds: number, workers: number): string {
+  const realTimeFactor = cpuSeconds / audioSeconds;
+  const busy = cpuSeconds / wallSeconds / workers;
+  return (
+    `recognizer real-time factor ${realTimeFactor.toFixed(3)} (${cpuSeconds.toFixed(1)} CPU s for ` +
+    `${audioSeconds.toFixed(1)} s of audio), its ${workers} worker(s) ${Math.round(busy * 100)}% busy`
+  );
+}

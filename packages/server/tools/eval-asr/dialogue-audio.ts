@@ -1,0 +1,42 @@
+/**
+ * A reference dialogue as audio and as the words a perfect recognizer would write. Each turn is
+ * put in spoken form (spoken-form.ts) and flite speaks exactly those words, the clinician in one
+ * voice and everyone else in the other, with a short pause of room noise between turns: the
+ * reference is then what was said, not what flite made of digits and abbreviations.
+ */
+import { parseConversation } from '@chartwright/server/internal/text/parse-conversation.js';
+
+import { RECOGNIZER_RATE, speak } from '../speech/flite.js';
+import { concatPcm, roomNoise } from '../speech/pcm.js';
+import { scoredWords, spokenWords } from '../speech/spoken-form.js';
+
+export interface Voices {
+  clinician: string;
+  patient: string;
+}
+
+export interface DialogueAudio {
+  samples: Int16Array;
+  /** The spoken words as word error rate counts them (scoredWords), in order. */
+  reference: string[];
+  seconds: number;
+}
+
+const TURN_GAP_MS = 400;
+
+export function dialogueAudio(dialogue: string, voices: Voices): DialogueAudio {
+  const parts: Int16Array[] = [roomNoise(500)];
+  const reference: string[] = [];
+  parseConversation(dialogue).turns.forEach((turn, index) => {
+    const sentences = turn.sentences
+      .map((sentence) => spokenWords(sentence.text).join(' '))
+      .filter((text) => text !== '');
+    if (sentences.length === 0) return;
+    const voice = turn.speaker === 'clinician' ? voices.clinician : voices.patient;
+    // Sentence ends stay in the text so flite pauses between sentences as a speaker would.
+    parts.push(speak(`${sentences.join('. ')}.`, voice), roomNoise(TURN_GAP_MS, 40, index + 2));
+    for (const text of sentences) reference.push(...scoredWords(text));
+  });
+  const samples = concatPcm(parts);
+  return { samples, reference, seconds: samples.length / RECOGNIZER_RATE };
+}

@@ -1,0 +1,50 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+import { modelPath } from '@chartwright/server/internal/model-files.js';
+import { WORD_WEIGHTS_FILE } from '@chartwright/server/internal/notes/engines/extractive/word-weights.js';
+import { describe, expect, it } from 'vitest';
+
+import { buildWordWeights, formatWordWeights } from '../notes-model/word-weights.js';
+import { ACI_BENCH_TRAIN, missingDatasets } from '../shared/datasets.js';
+import { readManifest, sha256 } from './manifest.js';
+
+/** Every file under models/ but the manifest itself and the folders' READMEs. */
+function modelFiles(): string[] {
+  const root = modelPath();
+  return readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name !== 'README.md' && entry.name !== 'manifest.json')
+    .map((entry) => relative(root, join(entry.parentPath, entry.name)))
+    .sort();
+}
+
+describe('models/manifest.json', () => {
+  const models = Object.values(readManifest());
+
+  it('lists every shipped model file, with the checksum of its bytes', () => {
+    const listed = models.flatMap((model) => Object.keys(model.files).map((file) => join(model.directory, file)));
+    expect(listed.sort()).toEqual(modelFiles());
+    for (const model of models) {
+      for (const [file, digest] of Object.entries(model.files)) {
+        expect(sha256(readFileSync(modelPath(model.directory, file))), file).toBe(digest);
+      }
+    }
+  });
+
+  it('names the command and builder that make each model, and what it was made from', () => {
+    for (const model of models) {
+      expect(model.build).toMatch(/^npm run build:[a-z-]+$/);
+      expect(model.builder).toMatch(/^packages\/server\/tools\//);
+      expect(model.sources.length).toBeGreaterThan(0);
+      for (const source of model.sources) expect(source.sha256).toMatch(/^[0-9a-f]{64}$/);
+    }
+  });
+});
+
+describe.skipIf(missingDatasets([ACI_BENCH_TRAIN]).length > 0)('the notes word rates', () => {
+  it('are what their builder makes from the train split the manifest names', () => {
+    const entry = readManifest()['notes-word-weights'];
+    expect(entry.sources[0]?.sha256).toBe(sha256(readFileSync(ACI_BENCH_TRAIN)));
+    expect(formatWordWeights(buildWordWeights(ACI_BENCH_TRAIN))).toBe(readFileSync(WORD_WEIGHTS_FILE, 'utf8'));
+  });
+});
