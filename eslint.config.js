@@ -2,6 +2,8 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+import { importBoundaries } from './eslint/import-boundaries.js';
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'coverage/**'] },
   js.configs.recommended,
@@ -22,6 +24,11 @@ export default tseslint.config(
       '@typescript-eslint/dot-notation': 'off',
       '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true }],
     },
+  },
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    plugins: { boundaries: importBoundaries },
+    rules: { 'boundaries/imports': 'error' },
   },
   {
     files: ['**/*.test.ts', '**/test-support/**'],

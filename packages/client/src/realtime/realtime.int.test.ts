@@ -62,7 +62,7 @@ describe.skipIf(missing.length > 0)('realtime client against the service', () =>
 
   /** A fresh service whose clock reads the real time, so token expiries mean what they say. */
   async function start(realtime: { credentialCheckSeconds?: number } = {}): Promise<TestServer> {
-    const { testConfig } = await import('../../../server/src/config/config.js');
+    const { testConfig } = await import('@chartwright/server/internal/config/config.js');
     server = await startTestServer({
       recognizer,
       config: { realtime: { ...testConfig().realtime, ...realtime } },
