@@ -7,6 +7,18 @@ import type { MountWidgetOptions, WidgetHandle } from './types.js';
 const DEFAULT_TITLE = 'Chartwright scribe';
 const DEFAULT_DESTROY_GRACE_MS = 1000;
 
+function appendFrame(container: Element, title: string): HTMLIFrameElement {
+  const iframe = container.ownerDocument.createElement('iframe');
+  iframe.title = title;
+  iframe.allow = 'microphone';
+  // The widget learns the host's origin from the referrer; the chart's path (often holding a
+  // patient id) has no business leaving the EMR.
+  iframe.referrerPolicy = 'origin';
+  Object.assign(iframe.style, { width: '100%', height: '100%', border: '0', display: 'block' });
+  container.append(iframe);
+  return iframe;
+}
+
 /**
  * Mounts the Chartwright widget in `container` and speaks the host's side of its postMessage
  * protocol: only messages from the widget's origin and from this iframe's window are heard, and
@@ -18,14 +30,7 @@ export function mountWidget(options: MountWidgetOptions): WidgetHandle {
   const { container } = options;
   const hostWindow = container.ownerDocument.defaultView ?? window;
 
-  const iframe = container.ownerDocument.createElement('iframe');
-  iframe.title = options.title ?? DEFAULT_TITLE;
-  iframe.allow = 'microphone';
-  // The widget learns the host's origin from the referrer; the chart's path (often holding a
-  // patient id) has no business leaving the EMR.
-  iframe.referrerPolicy = 'origin';
-  Object.assign(iframe.style, { width: '100%', height: '100%', border: '0', display: 'block' });
-  container.append(iframe);
+  const iframe = appendFrame(container, options.title ?? DEFAULT_TITLE);
 
   const host = new WidgetHost({
     frame: {

@@ -45,6 +45,23 @@ const completionSchema = z.object({
  * `signal` surfaces as whatever fetch throws, for the caller to classify.
  */
 export async function postChatCompletion(request: ChatRequest): Promise<ChatReply> {
+  const response = await send(request);
+  const completion = completionSchema.safeParse(await readJson(response, request.signal));
+  if (!completion.success) {
+    throw new EngineFailure('provider_error', 'the provider’s reply is not a chat completion', {
+      status: response.status,
+    });
+  }
+  const choice = completion.data.choices[0];
+  return {
+    content: choice?.message?.content ?? '',
+    status: response.status,
+    finishReason: choice?.finish_reason ?? undefined,
+  };
+}
+
+/** The POST, answered with a 2xx. */
+async function send(request: ChatRequest): Promise<Response> {
   const headers = {
     'content-type': 'application/json',
     accept: 'application/json',
@@ -57,7 +74,6 @@ export async function postChatCompletion(request: ChatRequest): Promise<ChatRepl
     response_format: { type: 'json_object' },
     stream: false,
   });
-
   let response: Response;
   try {
     response = await request.fetch(request.url, { method: 'POST', headers, body, signal: request.signal });
@@ -72,12 +88,15 @@ export async function postChatCompletion(request: ChatRequest): Promise<ChatRepl
       status: response.status,
     });
   }
+  return response;
+}
 
+async function readJson(response: Response, signal: AbortSignal): Promise<unknown> {
   let text: string;
   try {
     text = await readCapped(response, MAX_RESPONSE_BYTES);
   } catch (error) {
-    if (request.signal.aborted) throw error;
+    if (signal.aborted) throw error;
     if (error instanceof ReplyTooLargeError) {
       throw new EngineFailure('provider_error', error.message, { status: response.status });
     }
@@ -86,22 +105,9 @@ export async function postChatCompletion(request: ChatRequest): Promise<ChatRepl
       cause: error,
     });
   }
-  let json: unknown;
   try {
-    json = JSON.parse(text);
+    return JSON.parse(text);
   } catch {
     throw new EngineFailure('provider_error', 'the provider’s reply is not JSON', { status: response.status });
   }
-  const completion = completionSchema.safeParse(json);
-  if (!completion.success) {
-    throw new EngineFailure('provider_error', 'the provider’s reply is not a chat completion', {
-      status: response.status,
-    });
-  }
-  const choice = completion.data.choices[0];
-  return {
-    content: choice?.message?.content ?? '',
-    status: response.status,
-    finishReason: choice?.finish_reason ?? undefined,
-  };
 }

@@ -1,11 +1,12 @@
 import type { BaseLogger } from 'pino';
 
 import { openAiEndpoint } from '../../../openai-http.js';
-import type { EngineInfo, GeneratedNote, GenerationInput, NoteGenerator } from '../../generator.js';
+import type { GeneratedNote, GenerationInput, NoteGenerator } from '../../generator.js';
 import { postChatCompletion, type FetchFunction } from './client.js';
+import { elapsedMs, withDeadline } from './deadline.js';
 import { EngineFailure } from './errors.js';
 import { contextItems, correctionMessage, initialMessages, type ChatMessage } from './prompt.js';
-import { parseReply } from './reply.js';
+import { parseReply, type ReplyResult } from './reply.js';
 
 /** What the engines log with: pino's, or Fastify's logger, which is one. */
 export type EngineLogger = Pick<BaseLogger, 'info' | 'warn'>;
@@ -47,125 +48,86 @@ export function createOpenAiGenerator(options: OpenAiGeneratorOptions): NoteGene
   if (!Number.isFinite(options.timeoutMs) || options.timeoutMs <= 0) {
     throw new RangeError('timeoutMs must be a positive number of milliseconds');
   }
-  const url = openAiEndpoint(options.baseUrl, 'chat/completions');
-  const doFetch = options.fetch ?? globalThis.fetch;
-  const engine: EngineInfo = Object.freeze({ name: ENGINE_NAME, version: options.model });
-  const logger = options.logger;
+  const writer = new NoteWriter(options);
+  const { logger, model, timeoutMs } = options;
+  return {
+    engine: Object.freeze({ name: ENGINE_NAME, version: model }),
+    generate: (input, callOptions) =>
+      withDeadline(
+        {
+          timeoutMs,
+          signal: callOptions?.signal,
+          onFailure: (failure, durationMs) => {
+            logger?.warn(
+              { engine: ENGINE_NAME, model, reason: failure.code, status: failure.status, durationMs },
+              'note engine failed',
+            );
+          },
+        },
+        (signal) => writer.write(input, signal),
+      ),
+  };
+}
 
-  async function attempt(
-    messages: readonly ChatMessage[],
-    input: GenerationInput,
-    contextPaths: ReadonlySet<string>,
-    signal: AbortSignal,
-  ) {
-    const reply = await postChatCompletion({
-      url,
-      apiKey: options.apiKey,
-      model: options.model,
-      messages,
-      signal,
-      fetch: doFetch,
-    });
-    return { reply, result: parseReply(reply.content, input.template, input.conversation, contextPaths) };
+/** One note: the request, and once more with the problems found when the reply is unusable. */
+class NoteWriter {
+  private readonly url: string;
+  private readonly fetch: FetchFunction;
+
+  constructor(private readonly options: OpenAiGeneratorOptions) {
+    this.url = openAiEndpoint(options.baseUrl, 'chat/completions');
+    this.fetch = options.fetch ?? globalThis.fetch;
   }
 
-  async function generate(input: GenerationInput, signal: AbortSignal): Promise<GeneratedNote> {
+  async write(input: GenerationInput, signal: AbortSignal): Promise<GeneratedNote> {
     const started = performance.now();
     const contextPaths = new Set(contextItems(input.context).map((item) => item.path));
     const messages = initialMessages(input.template, input.conversation, input.context);
-
-    const first = await attempt(messages, input, contextPaths, signal);
-    if (first.result.ok) {
-      logger?.info(
-        { engine: ENGINE_NAME, model: options.model, attempts: 1, durationMs: elapsed(started), ...first.result.stats },
-        'note engine replied',
-      );
-      return first.result.note;
-    }
-    logger?.warn(
+    const first = await this.attempt(messages, input, contextPaths, signal);
+    if (first.result.ok) return this.replied(first.result, 1, started);
+    this.options.logger?.warn(
       {
         engine: ENGINE_NAME,
-        model: options.model,
+        model: this.options.model,
         attempt: 1,
         problems: first.result.problems.length,
         finishReason: first.reply.finishReason,
       },
       'note engine reply invalid, asking again',
     );
-    const second = await attempt(
-      [
-        ...messages,
-        { role: 'assistant', content: first.reply.content.slice(0, MAX_ECHOED_REPLY_CHARACTERS) },
-        correctionMessage(
-          input.template,
-          first.reply.finishReason === 'length'
-            ? [...first.result.problems, 'the reply was cut off at the output limit: write fewer, shorter statements']
-            : first.result.problems,
-        ),
-      ],
-      input,
-      contextPaths,
-      signal,
-    );
-    if (second.result.ok) {
-      logger?.info(
-        {
-          engine: ENGINE_NAME,
-          model: options.model,
-          attempts: 2,
-          durationMs: elapsed(started),
-          ...second.result.stats,
-        },
-        'note engine replied',
-      );
-      return second.result.note;
-    }
+    const problems =
+      first.reply.finishReason === 'length'
+        ? [...first.result.problems, 'the reply was cut off at the output limit: write fewer, shorter statements']
+        : first.result.problems;
+    const retry: ChatMessage[] = [
+      ...messages,
+      { role: 'assistant', content: first.reply.content.slice(0, MAX_ECHOED_REPLY_CHARACTERS) },
+      correctionMessage(input.template, problems),
+    ];
+    const second = await this.attempt(retry, input, contextPaths, signal);
+    if (second.result.ok) return this.replied(second.result, 2, started);
     throw new EngineFailure(
       'invalid_output',
       `the model's reply was invalid twice (${second.result.problems.length} problems in the second)`,
     );
   }
 
-  return {
-    engine,
-    async generate(input, callOptions) {
-      const callerSignal = callOptions?.signal;
-      callerSignal?.throwIfAborted();
-      const controller = new AbortController();
-      const timer = setTimeout(() => {
-        controller.abort();
-      }, options.timeoutMs);
-      const onCallerAbort = () => {
-        controller.abort(callerSignal?.reason);
-      };
-      callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
-      const started = performance.now();
-      try {
-        return await generate(input, controller.signal);
-      } catch (error) {
-        callerSignal?.throwIfAborted();
-        const failure = controller.signal.aborted
-          ? new EngineFailure('provider_timeout', `no complete reply within ${options.timeoutMs} ms`, { cause: error })
-          : error;
-        if (failure instanceof EngineFailure) {
-          logger?.warn(
-            {
-              engine: ENGINE_NAME,
-              model: options.model,
-              reason: failure.code,
-              status: failure.status,
-              durationMs: elapsed(started),
-            },
-            'note engine failed',
-          );
-        }
-        throw failure;
-      } finally {
-        clearTimeout(timer);
-        callerSignal?.removeEventListener('abort', onCallerAbort);
-      }
-    },
-  };
-}
+  private async attempt(
+    messages: readonly ChatMessage[],
+    input: GenerationInput,
+    contextPaths: ReadonlySet<string>,
+    signal: AbortSignal,
+  ) {
+    const { apiKey, model } = this.options;
+    const reply = await postChatCompletion({ url: this.url, apiKey, model, messages, signal, fetch: this.fetch });
+    return { reply, result: parseReply(reply.content, input.template, input.conversation, contextPaths) };
+  }
 
-const elapsed = (started: number) => Math.round(performance.now() - started);
+  private replied(result: Extract<ReplyResult, { ok: true }>, attempts: number, started: number): GeneratedNote {
+    this.options.logger?.info(
+      { engine: ENGINE_NAME, model: this.options.model, attempts, durationMs: elapsedMs(started), ...result.stats },
+      'note engine replied',
+    );
+    return result.note;
+  }
+}

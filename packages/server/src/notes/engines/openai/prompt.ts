@@ -29,78 +29,81 @@ function describe(name: string, fields: Record<string, string | undefined>): str
   return parts.join('; ');
 }
 
+type AddItem = (path: string, text: string | undefined) => void;
+
 /**
  * The context the model sees, item by item. Of the patient, only what a note may state (name, date
  * of birth, gender) is sent: identifiers and contact details never reach the provider.
  */
 export function contextItems(context: NoteContext): ContextItem[] {
   const items: ContextItem[] = [];
-  const add = (path: string, text: string | undefined) => {
+  const add: AddItem = (path, text) => {
     if (text !== undefined && text.trim() !== '') items.push({ path, text: oneLine(text) });
   };
-  const { patient, medical } = context;
-  if (patient !== undefined) {
-    const parts = [patient.firstName, patient.lastName].filter((part) => part !== undefined && part.trim() !== '');
-    if (patient.name !== undefined && patient.name.trim() !== '') add('patient.name', patient.name);
-    else if (parts.length > 0) add('patient.name', parts.join(' '));
-    add('patient.dob', patient.dob === undefined ? undefined : `date of birth ${patient.dob}`);
-    add(
-      'patient.gender',
-      patient.gender === undefined || patient.gender === 'unknown' ? undefined : `gender ${patient.gender}`,
-    );
-  }
-  if (medical !== undefined) {
-    add(
-      'medical.chiefComplaint',
-      medical.chiefComplaint === undefined ? undefined : `chief complaint: ${medical.chiefComplaint}`,
-    );
-    add(
-      'medical.medicalHistory',
-      medical.medicalHistory === undefined ? undefined : `medical history: ${medical.medicalHistory}`,
-    );
-    medical.allergies?.forEach((allergy, index) => {
-      add(
-        `medical.allergies[${index}]`,
-        `allergy: ${describe(allergy.name, { severity: allergy.severity, reaction: allergy.reaction })}`,
-      );
-    });
-    medical.medications?.forEach((medication, index) => {
-      add(
-        `medical.medications[${index}]`,
-        `medication: ${describe(medication.name, {
-          dosage: medication.dosage,
-          frequency: medication.frequency,
-          started: medication.startDate,
-          status: medication.status,
-        })}`,
-      );
-    });
-    medical.diagnoses?.forEach((diagnosis, index) => {
-      add(
-        `medical.diagnoses[${index}]`,
-        `diagnosis: ${describe(diagnosis.name, {
-          code: diagnosis.code === undefined ? undefined : `${diagnosis.codeSystem ?? ''} ${diagnosis.code}`,
-          date: diagnosis.date,
-          status: diagnosis.status,
-        })}`,
-      );
-    });
-    medical.labResults?.forEach((result, index) => {
-      const value =
-        result.value === undefined ? undefined : `${result.value}${result.unit === undefined ? '' : ` ${result.unit}`}`;
-      add(
-        `medical.labResults[${index}]`,
-        `lab result: ${describe(result.name, { value, 'normal range': result.normalRange, date: result.date })}`,
-      );
-    });
-    if (medical.customData !== undefined) {
-      for (const [key, value] of Object.entries(medical.customData)) {
-        add(`medical.customData.${key}`, `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
-      }
-    }
-  }
+  if (context.patient !== undefined) addPatient(context.patient, add);
+  if (context.medical !== undefined) addMedical(context.medical, add);
   add('extra', context.extra);
   return items;
+}
+
+function addPatient(patient: NonNullable<NoteContext['patient']>, add: AddItem): void {
+  const parts = [patient.firstName, patient.lastName].filter((part) => part !== undefined && part.trim() !== '');
+  if (patient.name !== undefined && patient.name.trim() !== '') add('patient.name', patient.name);
+  else if (parts.length > 0) add('patient.name', parts.join(' '));
+  add('patient.dob', patient.dob === undefined ? undefined : `date of birth ${patient.dob}`);
+  add(
+    'patient.gender',
+    patient.gender === undefined || patient.gender === 'unknown' ? undefined : `gender ${patient.gender}`,
+  );
+}
+
+function addMedical(medical: NonNullable<NoteContext['medical']>, add: AddItem): void {
+  add(
+    'medical.chiefComplaint',
+    medical.chiefComplaint === undefined ? undefined : `chief complaint: ${medical.chiefComplaint}`,
+  );
+  add(
+    'medical.medicalHistory',
+    medical.medicalHistory === undefined ? undefined : `medical history: ${medical.medicalHistory}`,
+  );
+  medical.allergies?.forEach((allergy, index) => {
+    add(
+      `medical.allergies[${index}]`,
+      `allergy: ${describe(allergy.name, { severity: allergy.severity, reaction: allergy.reaction })}`,
+    );
+  });
+  medical.medications?.forEach((medication, index) => {
+    add(
+      `medical.medications[${index}]`,
+      `medication: ${describe(medication.name, {
+        dosage: medication.dosage,
+        frequency: medication.frequency,
+        started: medication.startDate,
+        status: medication.status,
+      })}`,
+    );
+  });
+  medical.diagnoses?.forEach((diagnosis, index) => {
+    add(
+      `medical.diagnoses[${index}]`,
+      `diagnosis: ${describe(diagnosis.name, {
+        code: diagnosis.code === undefined ? undefined : `${diagnosis.codeSystem ?? ''} ${diagnosis.code}`,
+        date: diagnosis.date,
+        status: diagnosis.status,
+      })}`,
+    );
+  });
+  medical.labResults?.forEach((result, index) => {
+    const value =
+      result.value === undefined ? undefined : `${result.value}${result.unit === undefined ? '' : ` ${result.unit}`}`;
+    add(
+      `medical.labResults[${index}]`,
+      `lab result: ${describe(result.name, { value, 'normal range': result.normalRange, date: result.date })}`,
+    );
+  });
+  for (const [key, value] of Object.entries(medical.customData ?? {})) {
+    add(`medical.customData.${key}`, `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
+  }
 }
 
 function speakerName(turn: ConversationTurn): string {

@@ -135,33 +135,18 @@ export function parseReply(
   conversation: Conversation,
   contextPaths: ReadonlySet<string>,
 ): ReplyResult {
-  const extracted = extractJsonObject(reply);
-  if (!extracted.found) return { ok: false, problems: ['the reply is not a JSON object'] };
   const resolveKey = keyResolver(template);
-  let candidate: unknown = extracted.value;
-  if (!('sections' in extracted.value) && Object.keys(extracted.value).some((key) => resolveKey(key) !== undefined)) {
-    candidate = { sections: extracted.value };
-  }
-  const parsed = replySchema.safeParse(candidate);
-  if (!parsed.success) {
-    return {
-      ok: false,
-      problems: parsed.error.issues.map((issue) => {
-        const path = formatPath(issue.path);
-        return path === '' ? issue.message : `${path}: ${issue.message}`;
-      }),
-    };
-  }
+  const read = readSections(reply, resolveKey);
+  if (!read.ok) return read;
 
-  const turnIndexes = new Set(conversation.turns.map((turn) => turn.index));
+  const evidence: EvidenceCheck = { turns: new Set(conversation.turns.map((turn) => turn.index)), contextPaths };
   const byKey = new Map<string, Map<string, NoteSentence>>(
     template.sections.map((section) => [section.key, new Map()]),
   );
   const problems: string[] = [];
   const stats: ReplyStats = { sentences: 0, droppedSentences: 0, droppedReferences: 0, ignoredEmptyKeys: 0 };
   let given = 0;
-
-  for (const [key, statements] of Object.entries(parsed.data.sections)) {
+  for (const [key, statements] of Object.entries(read.sections)) {
     const templateKey = resolveKey(key);
     const section = templateKey === undefined ? undefined : byKey.get(templateKey);
     if (section === undefined) {
@@ -169,32 +154,7 @@ export function parseReply(
       else problems.push(`sections: "${key}" is not a section of this template`);
       continue;
     }
-    for (const statement of statements) {
-      const text = cleanText(statement.text);
-      if (text === '') {
-        stats.droppedSentences += 1;
-        continue;
-      }
-      given += 1;
-      const numbers = turnNumbers(statement.turns);
-      const turns = numbers.valid.filter((turn) => Number.isInteger(turn) && turnIndexes.has(turn));
-      const context = statement.context.filter(
-        (path): path is string => typeof path === 'string' && contextPaths.has(path.trim()),
-      );
-      stats.droppedReferences +=
-        numbers.invalid + numbers.valid.length - turns.length + statement.context.length - context.length;
-      if (turns.length === 0 && context.length === 0) {
-        stats.droppedSentences += 1;
-        continue;
-      }
-      const identity = text.toLowerCase();
-      const existing = section.get(identity);
-      const evidence = {
-        turns: [...new Set([...(existing?.evidence.turns ?? []), ...turns])].sort((a, b) => a - b),
-        context: [...new Set([...(existing?.evidence.context ?? []), ...context.map((path) => path.trim())])],
-      };
-      section.set(identity, { text: existing?.text ?? text, evidence });
-    }
+    for (const statement of statements) if (addStatement(section, statement, evidence, stats)) given += 1;
   }
 
   if (given > 0 && [...byKey.values()].every((section) => section.size === 0)) {
@@ -211,4 +171,70 @@ export function parseReply(
   }));
   stats.sentences = sections.reduce((total, section) => total + section.sentences.length, 0);
   return { ok: true, note: { sections }, stats };
+}
+
+type Statement = z.infer<typeof statementSchema>;
+
+/** What a statement may cite: the conversation's turns and the context ids that were offered. */
+interface EvidenceCheck {
+  turns: ReadonlySet<number>;
+  contextPaths: ReadonlySet<string>;
+}
+
+/** The reply's statements by its own section keys, or why the reply cannot be used. */
+function readSections(
+  reply: string,
+  resolveKey: (key: string) => string | undefined,
+): { ok: true; sections: Record<string, Statement[]> } | { ok: false; problems: string[] } {
+  const extracted = extractJsonObject(reply);
+  if (!extracted.found) return { ok: false, problems: ['the reply is not a JSON object'] };
+  let candidate: unknown = extracted.value;
+  if (!('sections' in extracted.value) && Object.keys(extracted.value).some((key) => resolveKey(key) !== undefined)) {
+    candidate = { sections: extracted.value };
+  }
+  const parsed = replySchema.safeParse(candidate);
+  if (parsed.success) return { ok: true, sections: parsed.data.sections };
+  return {
+    ok: false,
+    problems: parsed.error.issues.map((issue) => {
+      const path = formatPath(issue.path);
+      return path === '' ? issue.message : `${path}: ${issue.message}`;
+    }),
+  };
+}
+
+/**
+ * Adds a statement with the evidence that checks out, merged with an identical one already there;
+ * counts what was dropped. True when the statement had text (whether or not it was kept).
+ */
+function addStatement(
+  section: Map<string, NoteSentence>,
+  statement: Statement,
+  check: EvidenceCheck,
+  stats: ReplyStats,
+): boolean {
+  const text = cleanText(statement.text);
+  if (text === '') {
+    stats.droppedSentences += 1;
+    return false;
+  }
+  const numbers = turnNumbers(statement.turns);
+  const turns = numbers.valid.filter((turn) => Number.isInteger(turn) && check.turns.has(turn));
+  const context = statement.context.filter(
+    (path): path is string => typeof path === 'string' && check.contextPaths.has(path.trim()),
+  );
+  stats.droppedReferences +=
+    numbers.invalid + numbers.valid.length - turns.length + statement.context.length - context.length;
+  if (turns.length === 0 && context.length === 0) {
+    stats.droppedSentences += 1;
+    return true;
+  }
+  const identity = text.toLowerCase();
+  const existing = section.get(identity);
+  const evidence = {
+    turns: [...new Set([...(existing?.evidence.turns ?? []), ...turns])].sort((a, b) => a - b),
+    context: [...new Set([...(existing?.evidence.context ?? []), ...context.map((path) => path.trim())])],
+  };
+  section.set(identity, { text: existing?.text ?? text, evidence });
+  return true;
 }
