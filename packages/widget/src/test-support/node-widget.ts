@@ -3,8 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { WidgetToEmrMessage } from '@chartwright/protocol';
 
 import type { Harness } from '../../../server/src/test-support/harness.js';
-import type { AudioInput } from '../session/recording.js';
-import { WidgetController } from '../session/widget-controller.js';
+import type { AudioInput } from '../controller/recording.js';
+import { WidgetController } from '../controller/widget-controller.js';
 
 /** The widget's controller run in Node against a listening service, with what it posts to its host kept. */
 export interface NodeWidget {

@@ -1,5 +1,5 @@
-import type { WidgetController } from '../session/widget-controller.js';
-import type { WidgetPhase, WidgetState } from '../session/widget-state.js';
+import type { WidgetController } from '../controller/widget-controller.js';
+import type { WidgetPhase, WidgetState } from '../controller/widget-state.js';
 import { ConsentPanel } from './consent-panel.js';
 import { DocumentsPanel } from './documents-panel.js';
 import { useStore } from './hooks.js';

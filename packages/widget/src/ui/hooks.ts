@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 
-import type { Store } from '../session/store.js';
+import type { Store } from '../controller/store.js';
 
 /** The store's current state; re-renders on every change. */
 export function useStore<S extends object>(store: Store<S>): S {

@@ -1,5 +1,5 @@
-import type { RecorderState } from '../session/widget-state.js';
-import { elapsedMs } from '../session/widget-state.js';
+import type { RecorderState } from '../controller/widget-state.js';
+import { elapsedMs } from '../controller/widget-state.js';
 import { formatElapsed, meterLevel, spokenElapsed } from './format.js';
 import { useTicker } from './hooks.js';
 
