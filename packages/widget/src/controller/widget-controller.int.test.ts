@@ -76,9 +76,9 @@ describe('the widget controller against the service', () => {
   it('opens no encounter and says nothing of one until the patient comes without an emrSessionId', async () => {
     const widget = await open();
     expect(widget.posted).toEqual([{ type: 'WIDGET_READY', version: '0.1.0' }]);
-    expect(widget.controller.store.state.sessionId).toBeNull();
+    expect(widget.controller.store.state.encounterId).toBeNull();
     await widget.controller.receive(patient('MRN-2', 'Ben Example'));
-    expect(widget.controller.store.state.sessionId).toMatch(/^ses_/);
+    expect(widget.controller.store.state.encounterId).toMatch(/^ses_/);
     expect(widget.postedOf('SESSION_STARTED')).toEqual([]);
   });
 
@@ -161,7 +161,7 @@ describe('the widget controller against the service', () => {
     await consenting;
     expect(widget.controller.store.state.consent?.method).toBe('verbal');
     expect(widget.postedOf('TOKEN_EXPIRED')).toEqual([]);
-    const sessionId = widget.controller.store.state.sessionId ?? '';
+    const sessionId = widget.controller.store.state.encounterId ?? '';
     expect((await encounterOf(h, fresh, sessionId)).consent?.method).toBe('verbal');
   });
 
@@ -242,7 +242,7 @@ describe.skipIf(missing.length > 0)('the widget controller recording with Pocket
     const widget = nodeWidget(h, token, { baseUrl, audio });
     await widget.controller.start();
     await widget.controller.receive(patient('MRN-A', 'Ann Example'));
-    const first = widget.controller.store.state.sessionId ?? '';
+    const first = widget.controller.store.state.encounterId ?? '';
     await widget.controller.recordConsent('verbal', '');
     await widget.controller.startRecording();
     expect(widget.controller.store.state.recorder.status).toBe('recording');
@@ -252,10 +252,10 @@ describe.skipIf(missing.length > 0)('the widget controller recording with Pocket
     await widget.controller.receive(patient('MRN-B', 'Bea Example'));
     const state = widget.controller.store.state;
     expect(state.recorder.status).toBe('idle');
-    expect(state.sessionId).not.toBe(first);
+    expect(state.encounterId).not.toBe(first);
     expect(state).toMatchObject({ patient: { id: 'MRN-B' }, consent: null, transcript: [], note: null });
     const before = await encounterOf(h, token, first);
-    const after = await encounterOf(h, token, state.sessionId ?? '');
+    const after = await encounterOf(h, token, state.encounterId ?? '');
     expect(before.patientId).toBe('MRN-A');
     expect(before.transcript.text).toMatch(/cough|fever|three days/);
     expect(after.patientId).toBe('MRN-B');
@@ -286,7 +286,7 @@ describe.skipIf(missing.length > 0)('the widget controller recording with Pocket
 
     const { transcript } = widget.controller.store.state;
     expect(new Set(transcript.map((line) => line.id)).size).toBe(transcript.length);
-    const stored = await encounterOf(h, token, widget.controller.store.state.sessionId ?? '');
+    const stored = await encounterOf(h, token, widget.controller.store.state.encounterId ?? '');
     expect(stored.transcript.realtimeSessions).toHaveLength(1);
     expect(stored.transcript.realtimeSessions[0]?.segments.map((segment) => segment.text)).toEqual(
       transcript.map((line) => line.text),

@@ -83,8 +83,8 @@ function describe(error: unknown): string {
 }
 
 function transcriptOf(state: WidgetEncounterState): TranscriptLine[] {
-  return state.transcript.realtimeSessions.flatMap((session) =>
-    session.segments.map(({ id, text, speaker }) => ({ id: `${session.id}/${id}`, text, speaker })),
+  return state.transcript.realtimeSessions.flatMap((realtimeSession) =>
+    realtimeSession.segments.map(({ id, text, speaker }) => ({ id: `${realtimeSession.id}/${id}`, text, speaker })),
   );
 }
 
@@ -100,7 +100,7 @@ function patientContextBody(message: PatientContextMessage): SetPatientContextRe
 }
 
 /**
- * The widget's behaviour, apart from how it looks: the session with the service, the messages
+ * The widget's behaviour, apart from how it looks: the widget session with the service, the messages
  * with the EMR page, the encounter and its patient, consent, recording, the note and documents.
  * The UI renders `store.state` and calls the actions; tests drive the same object in Node.
  */
@@ -141,23 +141,23 @@ export class WidgetController {
       return;
     }
     this.store.update({ phase: 'starting', notice: null });
-    let session: WidgetSessionInfo;
+    let widgetSession: WidgetSessionInfo;
     try {
       // Not through the refresh flow: before this answers, the widget knows no host to ask.
-      session = await this.api.sessionWith(this.token);
+      widgetSession = await this.api.widgetSession(this.token);
     } catch (error) {
       this.startFailed(error);
       return;
     }
-    this.connectHost(session.allowedOrigins);
-    this.store.update({ phase: 'ready', session });
+    this.connectHost(widgetSession.allowedOrigins);
+    this.store.update({ phase: 'ready', widgetSession });
     this.post({ type: 'WIDGET_READY', version: WIDGET_VERSION });
     this.checkMicrophonePolicy();
-    this.scheduleTokenTimers(session);
+    this.scheduleTokenTimers(widgetSession);
     this.later(PATIENT_CONTEXT_WAIT_MS, () => {
       if (this.state.awaitingPatient && this.state.phase === 'ready') this.requestPatientContext();
     });
-    if (session.emrSessionId !== null) await this.serially(() => this.openEncounter());
+    if (widgetSession.emrSessionId !== null) await this.serially(() => this.openEncounter());
   }
 
   private startFailed(error: unknown): void {
@@ -231,7 +231,7 @@ export class WidgetController {
   private async openEncounter(): Promise<void> {
     try {
       const encounter = await this.api.openEncounter();
-      this.store.update({ ...EMPTY_ENCOUNTER, sessionId: encounter.sessionId });
+      this.store.update({ ...EMPTY_ENCOUNTER, encounterId: encounter.sessionId });
       if (encounter.emrSessionId !== null) this.post({ type: 'SESSION_STARTED', sessionId: encounter.sessionId });
       if (encounter.resumed) this.restore(await this.api.encounterState(encounter.sessionId));
     } catch (error) {
@@ -242,7 +242,7 @@ export class WidgetController {
   private restore(encounter: WidgetEncounterState): void {
     const note = encounter.notes[0] ?? null;
     this.store.update({
-      sessionId: encounter.sessionId,
+      encounterId: encounter.sessionId,
       patient: encounter.patientContext === null ? null : summarizePatient(encounter.patientContext, new Date()),
       awaitingPatient: encounter.patientContext === null && this.state.awaitingPatient,
       consent: encounter.consent,
@@ -258,17 +258,17 @@ export class WidgetController {
     const switching = current !== null && current.id !== message.patient.id;
     // Whatever is being recorded belongs to the patient it was started for: finish it under them first.
     if (switching) await this.stopRecording();
-    if (switching && this.state.session?.emrSessionId === null) {
+    if (switching && this.state.widgetSession?.emrSessionId === null) {
       await this.openEncounter();
-    } else if (this.state.sessionId === null) {
+    } else if (this.state.encounterId === null) {
       await this.openEncounter();
     }
-    const { sessionId, patientMismatch } = this.state;
-    if (sessionId === null) return;
+    const { encounterId, patientMismatch } = this.state;
+    if (encounterId === null) return;
     try {
-      await this.api.setPatientContext(sessionId, patientContextBody(message));
+      await this.api.setPatientContext(encounterId, patientContextBody(message));
       // Back to the encounter's own patient after a mismatch: show what it holds again.
-      if (patientMismatch) this.restore(await this.api.encounterState(sessionId));
+      if (patientMismatch) this.restore(await this.api.encounterState(encounterId));
       this.store.update({
         phase: this.state.phase === 'closed' ? 'ready' : this.state.phase,
         patient: summarizePatient(message, new Date()),
@@ -291,7 +291,7 @@ export class WidgetController {
 
   /** The emrSessionId's encounter belongs to another patient: show neither, record nothing, tell the EMR. */
   private mismatch(): void {
-    this.store.update({ ...EMPTY_ENCOUNTER, sessionId: this.state.sessionId, patientMismatch: true });
+    this.store.update({ ...EMPTY_ENCOUNTER, encounterId: this.state.encounterId, patientMismatch: true });
     this.postError('PATIENT_MISMATCH', [
       'patient.id: this EMR session’s encounter belongs to another patient; open the widget with a token for a new emrSessionId',
     ]);
@@ -304,9 +304,9 @@ export class WidgetController {
     return this.env.now() + this.env.boot.clockOffsetMs;
   }
 
-  private scheduleTokenTimers(session: WidgetSessionInfo): void {
+  private scheduleTokenTimers(widgetSession: WidgetSessionInfo): void {
     for (const timer of this.tokenTimers) clearTimeout(timer);
-    const expiresAtMs = Date.parse(session.expiresAt);
+    const expiresAtMs = Date.parse(widgetSession.expiresAt);
     const now = this.serviceNow();
     const times = this.token === null ? null : jwtTimes(this.token);
     const lifetime = times === null ? expiresAtMs - now : times.expiresAtMs - times.issuedAtMs;
@@ -346,25 +346,28 @@ export class WidgetController {
 
   /** TOKEN_REFRESH: checked with the service, then used for every call from now on, without a reload. */
   private async refreshWith(token: string): Promise<void> {
-    let session: WidgetSessionInfo;
+    let widgetSession: WidgetSessionInfo;
     try {
-      session = await this.api.sessionWith(token);
+      widgetSession = await this.api.widgetSession(token);
     } catch (error) {
       const code = error instanceof WidgetApiError ? error.code : 'internal_error';
       this.postError('INVALID_MESSAGE', [`token: the service refused it (${code})`]);
       return;
     }
-    const current = this.state.session;
+    const current = this.state.widgetSession;
     if (
       current !== null &&
-      (session.partner.id !== current.partner.id || session.clinician.id !== current.clinician.id)
+      (widgetSession.partner.id !== current.partner.id || widgetSession.clinician.id !== current.clinician.id)
     ) {
       this.postError('INVALID_MESSAGE', ['token: must be for the same partner and clinician as the current one']);
       return;
     }
     this.token = token;
-    this.store.update({ session, phase: this.state.phase === 'expired' ? 'ready' : this.state.phase });
-    this.scheduleTokenTimers(session);
+    this.store.update({
+      widgetSession,
+      phase: this.state.phase === 'expired' ? 'ready' : this.state.phase,
+    });
+    this.scheduleTokenTimers(widgetSession);
     this.pendingRefresh?.settle(true);
   }
 
@@ -379,11 +382,11 @@ export class WidgetController {
   // ---- consent and recording --------------------------------------------------------------------
 
   async recordConsent(method: ConsentMethod, note: string): Promise<void> {
-    const { sessionId } = this.state;
-    if (sessionId === null) return;
+    const { encounterId } = this.state;
+    if (encounterId === null) return;
     this.store.update({ busy: 'consent', notice: null });
     try {
-      const consent = await this.api.recordConsent(sessionId, {
+      const consent = await this.api.recordConsent(encounterId, {
         method,
         ...(note.trim() === '' ? {} : { note: note.trim() }),
       });
@@ -400,7 +403,7 @@ export class WidgetController {
     const state = this.state;
     return (
       state.phase === 'ready' &&
-      state.sessionId !== null &&
+      state.encounterId !== null &&
       state.patient !== null &&
       state.consent !== null &&
       state.recorder.status === 'idle' &&
@@ -423,17 +426,17 @@ export class WidgetController {
   async startRecording(): Promise<void> {
     await this.serially(async () => {
       if (!this.canRecord) return;
-      const { sessionId } = this.state;
-      if (sessionId === null) return;
+      const { encounterId } = this.state;
+      if (encounterId === null) return;
       this.store.update({ recorder: { ...IDLE_RECORDER, status: 'starting' }, partial: '', notice: null });
       try {
-        // Minted here rather than by the session, so a refusal (no consent, offline) is reported at once, not retried.
-        let first: RealtimeTokenGrant | null = await this.realtimeToken(sessionId);
+        // Minted here rather than by the realtime session, so a refusal (no consent, offline) is reported at once, not retried.
+        let first: RealtimeTokenGrant | null = await this.realtimeToken(encounterId);
         this.recording = await Recording.start({
           baseUrl: this.env.baseUrl,
           // Bound to this encounter: a reconnect after a patient switch still files audio under its own patient.
           token: () =>
-            (first === null ? this.realtimeToken(sessionId) : Promise.resolve(first)).finally(() => (first = null)),
+            (first === null ? this.realtimeToken(encounterId) : Promise.resolve(first)).finally(() => (first = null)),
           input: this.env.audio,
           ...(this.env.WebSocket === undefined ? {} : { WebSocket: this.env.WebSocket }),
           handlers: {
@@ -469,9 +472,9 @@ export class WidgetController {
     });
   }
 
-  private async realtimeToken(sessionId: string): Promise<RealtimeTokenGrant> {
-    const minted = await this.api.realtimeToken(sessionId);
-    // The service's expiry on the local clock, so the session refreshes it on time whatever the skew.
+  private async realtimeToken(encounterId: string): Promise<RealtimeTokenGrant> {
+    const minted = await this.api.realtimeToken(encounterId);
+    // The service's expiry on the local clock, so the realtime session refreshes it on time whatever the skew.
     return { token: minted.token, expiresAt: new Date(Date.parse(minted.expiresAt) - this.env.boot.clockOffsetMs) };
   }
 
@@ -555,11 +558,11 @@ export class WidgetController {
   /** Writes the note from the transcript (the recording is finished first) with the SET_CONTEXT text. */
   async generateNote(): Promise<void> {
     await this.stopRecording();
-    const { sessionId, extraContext } = this.state;
-    if (sessionId === null) return;
+    const { encounterId, extraContext } = this.state;
+    if (encounterId === null) return;
     this.store.update({ busy: 'generating', notice: null });
     try {
-      const note = await this.api.generateNote(sessionId, extraContext === '' ? {} : { extraContext });
+      const note = await this.api.generateNote(encounterId, extraContext === '' ? {} : { extraContext });
       this.store.update({ note, noteDraft: { ...note.sections } });
     } catch (error) {
       const message =
@@ -578,17 +581,17 @@ export class WidgetController {
 
   /** Saves the edits (a new revision), then sends the note to the chart: PUSH_NOTE, every time. */
   async sendNote(): Promise<void> {
-    const { note, sessionId, patient, noteDraft } = this.state;
-    if (note === null || sessionId === null || patient === null) return;
+    const { note, encounterId, patient, noteDraft } = this.state;
+    if (note === null || encounterId === null || patient === null) return;
     this.store.update({ busy: 'sending_note', notice: null });
     try {
       const edited = editedSections(note, noteDraft);
       const saved =
         Object.keys(edited).length === 0
           ? note
-          : await this.api.updateNote(sessionId, note.id, { sections: edited, revision: note.revision });
+          : await this.api.updateNote(encounterId, note.id, { sections: edited, revision: note.revision });
       this.store.update({ note: saved, noteDraft: { ...saved.sections }, sentNoteRevision: saved.revision });
-      this.post(pushNoteOf(saved, { sessionId, patientId: patient.id }));
+      this.post(pushNoteOf(saved, { encounterId, patientId: patient.id }));
     } catch (error) {
       const message =
         error instanceof WidgetApiError && error.code === 'revision_conflict'
@@ -606,12 +609,12 @@ export class WidgetController {
     documentType: WidgetDocumentKind,
     options: { format?: WidgetDocumentFormat; recipient?: string } = {},
   ): Promise<void> {
-    const { sessionId } = this.state;
-    if (sessionId === null) return;
+    const { encounterId } = this.state;
+    if (encounterId === null) return;
     this.store.update({ busy: 'creating_document', notice: null });
     try {
       const recipient = options.recipient?.trim() ?? '';
-      const document = await this.api.createDocument(sessionId, {
+      const document = await this.api.createDocument(encounterId, {
         documentType,
         ...(options.format === undefined ? {} : { format: options.format }),
         ...(recipient === '' || documentType !== 'referral' ? {} : { recipient }),
@@ -632,22 +635,22 @@ export class WidgetController {
     documentId: string,
     edit: { title?: string; content?: string; fields?: Record<string, string>; format?: WidgetDocumentFormat },
   ): Promise<void> {
-    const { sessionId, patient } = this.state;
+    const { encounterId, patient } = this.state;
     const document = this.state.documents.find((candidate) => candidate.id === documentId);
-    if (sessionId === null || patient === null || document === undefined) return;
+    if (encounterId === null || patient === null || document === undefined) return;
     this.store.update({ busy: `document:${documentId}`, notice: null });
     try {
       const change = changedDocumentFields(document, edit);
       const saved =
         Object.keys(change).length === 0
           ? document
-          : await this.api.updateDocument(sessionId, documentId, { ...change, revision: document.revision });
-      const pdfUrl = saved.format === 'pdf' ? (await this.api.documentPdf(sessionId, saved.id)).pdfUrl : undefined;
+          : await this.api.updateDocument(encounterId, documentId, { ...change, revision: document.revision });
+      const pdfUrl = saved.format === 'pdf' ? (await this.api.documentPdf(encounterId, saved.id)).pdfUrl : undefined;
       this.store.update((state) => ({
         documents: state.documents.map((candidate) => (candidate.id === saved.id ? saved : candidate)),
         sentDocuments: { ...state.sentDocuments, [saved.id]: saved.revision },
       }));
-      this.post(pushDocumentOf(saved, { sessionId, patientId: patient.id }, pdfUrl));
+      this.post(pushDocumentOf(saved, { encounterId, patientId: patient.id }, pdfUrl));
     } catch (error) {
       this.store.update({ notice: { kind: 'error', message: describe(error) } });
     } finally {

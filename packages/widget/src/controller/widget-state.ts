@@ -49,9 +49,10 @@ export type TranscriptLine = Pick<TranscriptSegment, 'id' | 'text' | 'speaker'>;
 
 export interface WidgetState {
   phase: WidgetPhase;
-  session: WidgetSessionInfo | null;
-  /** The open encounter (SESSION_STARTED's sessionId). */
-  sessionId: string | null;
+  /** Who the widget token works for, once the service has said. */
+  widgetSession: WidgetSessionInfo | null;
+  /** The open encounter's id (the wire's `sessionId`, as in SESSION_STARTED). */
+  encounterId: string | null;
   patient: PatientSummary | null;
   /** The PATIENT_CONTEXT named another patient than the emrSessionId's encounter: nothing may be recorded. */
   patientMismatch: boolean;
@@ -89,8 +90,8 @@ export const IDLE_RECORDER: RecorderState = {
 
 export const INITIAL_STATE: WidgetState = {
   phase: 'starting',
-  session: null,
-  sessionId: null,
+  widgetSession: null,
+  encounterId: null,
   patient: null,
   patientMismatch: false,
   awaitingPatient: true,
@@ -113,7 +114,7 @@ export const INITIAL_STATE: WidgetState = {
 /** Everything that belongs to one encounter, cleared when another is opened. */
 export const EMPTY_ENCOUNTER: Pick<
   WidgetState,
-  | 'sessionId'
+  | 'encounterId'
   | 'patient'
   | 'patientMismatch'
   | 'consent'
@@ -125,7 +126,7 @@ export const EMPTY_ENCOUNTER: Pick<
   | 'sentNoteRevision'
   | 'sentDocuments'
 > = {
-  sessionId: null,
+  encounterId: null,
   patient: null,
   patientMismatch: false,
   consent: null,

@@ -65,14 +65,14 @@ export function nodeWidget(h: Harness, token: string | null, options: NodeWidget
  */
 export function recordedAudio(pcm: Uint8Array, silence: Uint8Array): AudioInput {
   return {
-    start: (session) => {
+    start: (realtimeSession) => {
       const running = { stopped: false };
       const frame = 3200;
       const sending = (async () => {
         for (let offset = 0; !running.stopped; offset += frame) {
           const chunk = offset < pcm.length ? pcm.subarray(offset, offset + frame) : silence.subarray(0, frame);
-          if (session.closed) return;
-          session.send(chunk);
+          if (realtimeSession.closed) return;
+          realtimeSession.send(chunk);
           await sleep(25);
         }
       })();
