@@ -25,6 +25,7 @@ import { WidgetApiError } from '../api/widget-api-error.js';
 import type { WidgetBoot } from '../boot.js';
 import { WIDGET_VERSION } from '../version.js';
 import { applySetContext } from './extra-context.js';
+import { describe, whileBusy } from './notices.js';
 import { summarizePatient } from './patient-summary.js';
 import { editedSections, pushDocumentOf, pushNoteOf } from './push-messages.js';
 import { Recording, type AudioInput } from './recording.js';
@@ -72,15 +73,6 @@ export const TOKEN_REFRESH_WAIT_MS = 30_000;
 
 const MICROPHONE_NOT_ALLOWED_MESSAGE =
   'microphone: the widget’s iframe may not use the microphone; embed it with allow="microphone"';
-
-/** What the clinician reads about a failed call; the service's message names the problem without PHI. */
-function describe(error: unknown): string {
-  if (error instanceof WidgetApiError) {
-    if (error.offline) return 'The Chartwright service cannot be reached. Check the connection and try again.';
-    return error.message;
-  }
-  return 'Something went wrong. Try again.';
-}
 
 function transcriptOf(state: WidgetEncounterState): TranscriptLine[] {
   return state.transcript.realtimeSessions.flatMap((realtimeSession) =>
@@ -384,18 +376,13 @@ export class WidgetController {
   async recordConsent(method: ConsentMethod, note: string): Promise<void> {
     const { encounterId } = this.state;
     if (encounterId === null) return;
-    this.store.update({ busy: 'consent', notice: null });
-    try {
+    await whileBusy(this.store, 'consent', async () => {
       const consent = await this.api.recordConsent(encounterId, {
         method,
         ...(note.trim() === '' ? {} : { note: note.trim() }),
       });
       this.store.update({ consent });
-    } catch (error) {
-      this.store.update({ notice: { kind: 'error', message: describe(error) } });
-    } finally {
-      this.store.update({ busy: null });
-    }
+    });
   }
 
   /** Whether the recorder may start: an encounter with its patient and consent, and a usable microphone. */
@@ -560,19 +547,18 @@ export class WidgetController {
     await this.stopRecording();
     const { encounterId, extraContext } = this.state;
     if (encounterId === null) return;
-    this.store.update({ busy: 'generating', notice: null });
-    try {
-      const note = await this.api.generateNote(encounterId, extraContext === '' ? {} : { extraContext });
-      this.store.update({ note, noteDraft: { ...note.sections } });
-    } catch (error) {
-      const message =
+    await whileBusy(
+      this.store,
+      'generating',
+      async () => {
+        const note = await this.api.generateNote(encounterId, extraContext === '' ? {} : { extraContext });
+        this.store.update({ note, noteDraft: { ...note.sections } });
+      },
+      (error) =>
         error instanceof WidgetApiError && error.code === 'transcript_empty'
           ? 'Nothing has been transcribed yet: record the visit first.'
-          : describe(error);
-      this.store.update({ notice: { kind: 'error', message } });
-    } finally {
-      this.store.update({ busy: null });
-    }
+          : describe(error),
+    );
   }
 
   editNoteSection(key: string, text: string): void {
@@ -583,24 +569,23 @@ export class WidgetController {
   async sendNote(): Promise<void> {
     const { note, encounterId, patient, noteDraft } = this.state;
     if (note === null || encounterId === null || patient === null) return;
-    this.store.update({ busy: 'sending_note', notice: null });
-    try {
-      const edited = editedSections(note, noteDraft);
-      const saved =
-        Object.keys(edited).length === 0
-          ? note
-          : await this.api.updateNote(encounterId, note.id, { sections: edited, revision: note.revision });
-      this.store.update({ note: saved, noteDraft: { ...saved.sections }, sentNoteRevision: saved.revision });
-      this.post(pushNoteOf(saved, { encounterId, patientId: patient.id }));
-    } catch (error) {
-      const message =
+    await whileBusy(
+      this.store,
+      'sending_note',
+      async () => {
+        const edited = editedSections(note, noteDraft);
+        const saved =
+          Object.keys(edited).length === 0
+            ? note
+            : await this.api.updateNote(encounterId, note.id, { sections: edited, revision: note.revision });
+        this.store.update({ note: saved, noteDraft: { ...saved.sections }, sentNoteRevision: saved.revision });
+        this.post(pushNoteOf(saved, { encounterId, patientId: patient.id }));
+      },
+      (error) =>
         error instanceof WidgetApiError && error.code === 'revision_conflict'
           ? 'The note was changed elsewhere (another tab?). Reopen the scribe to see the latest version.'
-          : describe(error);
-      this.store.update({ notice: { kind: 'error', message } });
-    } finally {
-      this.store.update({ busy: null });
-    }
+          : describe(error),
+    );
   }
 
   // ---- documents --------------------------------------------------------------------------------
@@ -611,8 +596,7 @@ export class WidgetController {
   ): Promise<void> {
     const { encounterId } = this.state;
     if (encounterId === null) return;
-    this.store.update({ busy: 'creating_document', notice: null });
-    try {
+    await whileBusy(this.store, 'creating_document', async () => {
       const recipient = options.recipient?.trim() ?? '';
       const document = await this.api.createDocument(encounterId, {
         documentType,
@@ -620,11 +604,7 @@ export class WidgetController {
         ...(recipient === '' || documentType !== 'referral' ? {} : { recipient }),
       });
       this.store.update((state) => ({ documents: [document, ...state.documents] }));
-    } catch (error) {
-      this.store.update({ notice: { kind: 'error', message: describe(error) } });
-    } finally {
-      this.store.update({ busy: null });
-    }
+    });
   }
 
   /**
@@ -638,8 +618,7 @@ export class WidgetController {
     const { encounterId, patient } = this.state;
     const document = this.state.documents.find((candidate) => candidate.id === documentId);
     if (encounterId === null || patient === null || document === undefined) return;
-    this.store.update({ busy: `document:${documentId}`, notice: null });
-    try {
+    await whileBusy(this.store, `document:${documentId}`, async () => {
       const change = changedDocumentFields(document, edit);
       const saved =
         Object.keys(change).length === 0
@@ -651,11 +630,7 @@ export class WidgetController {
         sentDocuments: { ...state.sentDocuments, [saved.id]: saved.revision },
       }));
       this.post(pushDocumentOf(saved, { encounterId, patientId: patient.id }, pdfUrl));
-    } catch (error) {
-      this.store.update({ notice: { kind: 'error', message: describe(error) } });
-    } finally {
-      this.store.update({ busy: null });
-    }
+    });
   }
 
   // ---- leaving ----------------------------------------------------------------------------------

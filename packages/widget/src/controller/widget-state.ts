@@ -40,6 +40,9 @@ export interface RecorderState {
  */
 export type MicrophoneState = 'allowed' | 'unknown' | 'blocked_by_embedder' | 'denied' | 'unavailable';
 
+/** A call the clinician started that has not answered yet. */
+export type Busy = 'consent' | 'generating' | 'sending_note' | 'creating_document' | `document:${string}`;
+
 export interface Notice {
   kind: 'error' | 'info';
   message: string;
@@ -70,7 +73,7 @@ export interface WidgetState {
   noteDraft: Record<string, string>;
   documents: WidgetDocument[];
   /** What is in flight, for progress and to disable the buttons it concerns. */
-  busy: 'consent' | 'generating' | 'sending_note' | 'creating_document' | `document:${string}` | null;
+  busy: Busy | null;
   /** Revision of the note / of each document last sent to the chart. */
   sentNoteRevision: number | null;
   sentDocuments: Record<string, number>;
