@@ -1,5 +1,6 @@
 import { WidgetApiError } from '../api/widget-api-error.js';
 import type { Store } from './store.js';
+import type { WidgetEvent } from './transition.js';
 import type { Busy, WidgetState } from './widget-state.js';
 
 /** What the clinician reads about a failed call; the service's message names the problem without PHI. */
@@ -17,17 +18,17 @@ export function describe(error: unknown): string {
  * `explain`'s words when the action has better ones for some errors.
  */
 export async function whileBusy(
-  store: Store<WidgetState>,
+  store: Store<WidgetState, WidgetEvent>,
   busy: Busy,
   action: () => Promise<void>,
   explain: (error: unknown) => string = describe,
 ): Promise<void> {
-  store.update({ busy, notice: null });
+  store.dispatch({ type: 'busy', busy });
   try {
     await action();
   } catch (error) {
-    store.update({ notice: { kind: 'error', message: explain(error) } });
+    store.dispatch({ type: 'failed', message: explain(error) });
   } finally {
-    store.update({ busy: null });
+    store.dispatch({ type: 'settled' });
   }
 }

@@ -1,9 +1,15 @@
-/** A value that changes over time and tells its subscribers; the UI renders from it. */
-export class Store<S extends object> {
+/**
+ * A value that changes only through its transition function, one event at a time, and tells its
+ * subscribers; the UI renders from it.
+ */
+export class Store<S, E> {
   private value: S;
   private readonly listeners = new Set<(state: S) => void>();
 
-  constructor(initial: S) {
+  constructor(
+    initial: S,
+    private readonly transition: (state: S, event: E) => S,
+  ) {
     this.value = initial;
   }
 
@@ -11,9 +17,11 @@ export class Store<S extends object> {
     return this.value;
   }
 
-  update(change: Partial<S> | ((state: S) => Partial<S>)): void {
-    const patch = typeof change === 'function' ? change(this.value) : change;
-    this.value = { ...this.value, ...patch };
+  dispatch(event: E): void {
+    const next = this.transition(this.value, event);
+    // An event that changed nothing has nothing to tell.
+    if (next === this.value) return;
+    this.value = next;
     for (const listener of this.listeners) listener(this.value);
   }
 

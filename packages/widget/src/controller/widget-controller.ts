@@ -31,11 +31,13 @@ import { editedSections, pushDocumentOf, pushNoteOf } from './push-messages.js';
 import { Recording, type AudioInput } from './recording.js';
 import { Store } from './store.js';
 import { jwtTimes, tokenSchedule } from './token-timing.js';
+import { transition, type WidgetEvent } from './transition.js';
 import {
-  EMPTY_ENCOUNTER,
-  IDLE_RECORDER,
   INITIAL_STATE,
-  elapsedMs,
+  activeEncounterOf,
+  canRecord,
+  currentEncounterOf,
+  workspaceOf,
   type TranscriptLine,
   type WidgetState,
 } from './widget-state.js';
@@ -97,7 +99,7 @@ function patientContextBody(message: PatientContextMessage): SetPatientContextRe
  * The UI renders `store.state` and calls the actions; tests drive the same object in Node.
  */
 export class WidgetController {
-  readonly store = new Store<WidgetState>(INITIAL_STATE);
+  readonly store = new Store<WidgetState, WidgetEvent>(INITIAL_STATE, transition);
   private readonly api: WidgetApi;
   private token: string | null;
   private host: HostLink | null = null;
@@ -129,10 +131,10 @@ export class WidgetController {
   /** Checks the token, opens the link to the EMR, announces WIDGET_READY and opens the encounter. */
   async start(): Promise<void> {
     if (this.token === null) {
-      this.store.update({ phase: 'unauthorized' });
+      this.store.dispatch({ type: 'unauthorized' });
       return;
     }
-    this.store.update({ phase: 'starting', notice: null });
+    this.store.dispatch({ type: 'starting' });
     let widgetSession: WidgetSessionInfo;
     try {
       // Not through the refresh flow: before this answers, the widget knows no host to ask.
@@ -142,12 +144,13 @@ export class WidgetController {
       return;
     }
     this.connectHost(widgetSession.allowedOrigins);
-    this.store.update({ phase: 'ready', widgetSession });
+    this.store.dispatch({ type: 'started', widgetSession });
     this.post({ type: 'WIDGET_READY', version: WIDGET_VERSION });
     this.checkMicrophonePolicy();
     this.scheduleTokenTimers(widgetSession);
     this.later(PATIENT_CONTEXT_WAIT_MS, () => {
-      if (this.state.awaitingPatient && this.state.phase === 'ready') this.requestPatientContext();
+      const { phase } = this.state;
+      if (phase.kind === 'ready' && phase.workspace.awaitingPatient) this.requestPatientContext();
     });
     if (widgetSession.emrSessionId !== null) await this.serially(() => this.openEncounter());
   }
@@ -158,9 +161,9 @@ export class WidgetController {
       this.connectHost(this.env.boot.frameOrigins);
       void this.expire();
     } else if (error instanceof WidgetApiError && error.status === 401) {
-      this.store.update({ phase: 'unauthorized' });
+      this.store.dispatch({ type: 'unauthorized' });
     } else {
-      this.store.update({ phase: 'unreachable', notice: { kind: 'error', message: describe(error) } });
+      this.store.dispatch({ type: 'unreachable', message: describe(error) });
     }
   }
 
@@ -198,7 +201,7 @@ export class WidgetController {
         return;
       case 'SET_CONTEXT': {
         const applied = applySetContext(this.state.extraContext, message);
-        if (applied.ok) this.store.update({ extraContext: applied.context });
+        if (applied.ok) this.store.dispatch({ type: 'context_set', extraContext: applied.context });
         else this.postError('INVALID_MESSAGE', [applied.entry]);
         return;
       }
@@ -223,50 +226,44 @@ export class WidgetController {
   private async openEncounter(): Promise<void> {
     try {
       const encounter = await this.api.openEncounter();
-      this.store.update({ ...EMPTY_ENCOUNTER, encounterId: encounter.sessionId });
+      this.store.dispatch({ type: 'encounter_opened', encounterId: encounter.sessionId });
       if (encounter.emrSessionId !== null) this.post({ type: 'SESSION_STARTED', sessionId: encounter.sessionId });
       if (encounter.resumed) this.restore(await this.api.encounterState(encounter.sessionId));
     } catch (error) {
-      this.store.update({ notice: { kind: 'error', message: describe(error) } });
+      this.store.dispatch({ type: 'failed', message: describe(error) });
     }
   }
 
   private restore(encounter: WidgetEncounterState): void {
-    const note = encounter.notes[0] ?? null;
-    this.store.update({
+    this.store.dispatch({
+      type: 'encounter_restored',
       encounterId: encounter.sessionId,
       patient: encounter.patientContext === null ? null : summarizePatient(encounter.patientContext, new Date()),
-      awaitingPatient: encounter.patientContext === null && this.state.awaitingPatient,
       consent: encounter.consent,
       transcript: transcriptOf(encounter),
-      note,
-      noteDraft: note === null ? {} : { ...note.sections },
+      note: encounter.notes[0] ?? null,
       documents: encounter.documents,
     });
   }
 
   private async applyPatientContext(message: PatientContextMessage): Promise<void> {
-    const current = this.state.patient;
+    const current = activeEncounterOf(this.state)?.patient ?? null;
     const switching = current !== null && current.id !== message.patient.id;
     // Whatever is being recorded belongs to the patient it was started for: finish it under them first.
     if (switching) await this.stopRecording();
-    if (switching && this.state.widgetSession?.emrSessionId === null) {
+    if (switching && workspaceOf(this.state)?.widgetSession.emrSessionId === null) {
       await this.openEncounter();
-    } else if (this.state.encounterId === null) {
+    } else if (currentEncounterOf(this.state) === null) {
       await this.openEncounter();
     }
-    const { encounterId, patientMismatch } = this.state;
-    if (encounterId === null) return;
+    const encounter = currentEncounterOf(this.state);
+    if (encounter === null) return;
+    const { encounterId } = encounter;
     try {
       await this.api.setPatientContext(encounterId, patientContextBody(message));
       // Back to the encounter's own patient after a mismatch: show what it holds again.
-      if (patientMismatch) this.restore(await this.api.encounterState(encounterId));
-      this.store.update({
-        phase: this.state.phase === 'closed' ? 'ready' : this.state.phase,
-        patient: summarizePatient(message, new Date()),
-        patientMismatch: false,
-        awaitingPatient: false,
-      });
+      if (encounter.status === 'mismatched') this.restore(await this.api.encounterState(encounterId));
+      this.store.dispatch({ type: 'patient_accepted', patient: summarizePatient(message, new Date()) });
     } catch (error) {
       if (error instanceof WidgetApiError && error.code === 'patient_mismatch') {
         this.mismatch();
@@ -276,14 +273,14 @@ export class WidgetController {
           error.details.map((detail) => `${detail.path === '' ? 'message' : detail.path}: ${detail.message}`),
         );
       } else {
-        this.store.update({ notice: { kind: 'error', message: describe(error) } });
+        this.store.dispatch({ type: 'failed', message: describe(error) });
       }
     }
   }
 
   /** The emrSessionId's encounter belongs to another patient: show neither, record nothing, tell the EMR. */
   private mismatch(): void {
-    this.store.update({ ...EMPTY_ENCOUNTER, encounterId: this.state.encounterId, patientMismatch: true });
+    this.store.dispatch({ type: 'patient_mismatch' });
     this.postError('PATIENT_MISMATCH', [
       'patient.id: this EMR session’s encounter belongs to another patient; open the widget with a token for a new emrSessionId',
     ]);
@@ -346,7 +343,7 @@ export class WidgetController {
       this.postError('INVALID_MESSAGE', [`token: the service refused it (${code})`]);
       return;
     }
-    const current = this.state.widgetSession;
+    const current = workspaceOf(this.state)?.widgetSession ?? null;
     if (
       current !== null &&
       (widgetSession.partner.id !== current.partner.id || widgetSession.clinician.id !== current.clinician.id)
@@ -355,18 +352,15 @@ export class WidgetController {
       return;
     }
     this.token = token;
-    this.store.update({
-      widgetSession,
-      phase: this.state.phase === 'expired' ? 'ready' : this.state.phase,
-    });
+    this.store.dispatch({ type: 'token_refreshed', widgetSession });
     this.scheduleTokenTimers(widgetSession);
     this.pendingRefresh?.settle(true);
   }
 
   /** The token is over: recording stops (its audio stored), and the EMR reloads the widget (TOKEN_EXPIRED). */
   private async expire(): Promise<void> {
-    if (this.state.phase === 'expired') return;
-    this.store.update({ phase: 'expired' });
+    if (this.state.phase.kind === 'expired') return;
+    this.store.dispatch({ type: 'expired' });
     this.post({ type: 'TOKEN_EXPIRED' });
     await this.stopRecording();
   }
@@ -374,48 +368,39 @@ export class WidgetController {
   // ---- consent and recording --------------------------------------------------------------------
 
   async recordConsent(method: ConsentMethod, note: string): Promise<void> {
-    const { encounterId } = this.state;
-    if (encounterId === null) return;
+    const encounter = activeEncounterOf(this.state);
+    if (encounter === null) return;
     await whileBusy(this.store, 'consent', async () => {
-      const consent = await this.api.recordConsent(encounterId, {
+      const consent = await this.api.recordConsent(encounter.encounterId, {
         method,
         ...(note.trim() === '' ? {} : { note: note.trim() }),
       });
-      this.store.update({ consent });
+      this.store.dispatch({ type: 'consent_recorded', consent });
     });
   }
 
   /** Whether the recorder may start: an encounter with its patient and consent, and a usable microphone. */
   get canRecord(): boolean {
-    const state = this.state;
-    return (
-      state.phase === 'ready' &&
-      state.encounterId !== null &&
-      state.patient !== null &&
-      state.consent !== null &&
-      state.recorder.status === 'idle' &&
-      state.microphone !== 'blocked_by_embedder'
-    );
+    return canRecord(this.state);
   }
 
   private checkMicrophonePolicy(): void {
     const policy = this.env.microphonePolicy();
     if (policy === 'blocked') this.microphoneBlockedByEmbedder();
-    else this.store.update({ microphone: policy });
+    else this.store.dispatch({ type: 'microphone', microphone: policy });
   }
 
   private microphoneBlockedByEmbedder(): void {
-    if (this.state.microphone === 'blocked_by_embedder') return;
-    this.store.update({ microphone: 'blocked_by_embedder' });
+    if (workspaceOf(this.state)?.microphone === 'blocked_by_embedder') return;
+    this.store.dispatch({ type: 'microphone', microphone: 'blocked_by_embedder' });
     this.postError('MICROPHONE_NOT_ALLOWED', [MICROPHONE_NOT_ALLOWED_MESSAGE]);
   }
 
   async startRecording(): Promise<void> {
     await this.serially(async () => {
-      if (!this.canRecord) return;
-      const { encounterId } = this.state;
-      if (encounterId === null) return;
-      this.store.update({ recorder: { ...IDLE_RECORDER, status: 'starting' }, partial: '', notice: null });
+      const encounterId = activeEncounterOf(this.state)?.encounterId;
+      if (!this.canRecord || encounterId === undefined) return;
+      this.store.dispatch({ type: 'recording_starting' });
       try {
         // Minted here rather than by the realtime session, so a refusal (no consent, offline) is reported at once, not retried.
         let first: RealtimeTokenGrant | null = await this.realtimeToken(encounterId);
@@ -427,33 +412,24 @@ export class WidgetController {
           input: this.env.audio,
           ...(this.env.WebSocket === undefined ? {} : { WebSocket: this.env.WebSocket }),
           handlers: {
-            partial: (text) => this.store.update({ partial: text }),
-            final: (segment) =>
-              this.store.update((state) => ({
-                partial: '',
-                transcript: [...state.transcript, { id: segment.id, text: segment.text, speaker: segment.speaker }],
-              })),
-            level: (level) => this.store.update((state) => ({ recorder: { ...state.recorder, level } })),
-            connection: (connection) => this.store.update((state) => ({ recorder: { ...state.recorder, connection } })),
+            partial: (text) => this.store.dispatch({ type: 'partial', text }),
+            final: ({ id, text, speaker }) => this.store.dispatch({ type: 'final', line: { id, text, speaker } }),
+            level: (level) => this.store.dispatch({ type: 'level', level }),
+            connection: (connection) => this.store.dispatch({ type: 'connection', connection }),
             failed: (error) => void this.recordingFailed(error),
             audioDropped: () => {
               if (this.state.notice !== null) return;
-              this.store.update({
-                notice: {
-                  kind: 'error',
-                  message:
-                    'The connection has been lost for too long: new audio is not kept until it is back. The recording so far is safe.',
-                },
+              this.store.dispatch({
+                type: 'failed',
+                message:
+                  'The connection has been lost for too long: new audio is not kept until it is back. The recording so far is safe.',
               });
             },
           },
         });
-        this.store.update({
-          recorder: { ...IDLE_RECORDER, status: 'recording', runningSince: this.env.monotonicNow() },
-          microphone: 'allowed',
-        });
+        this.store.dispatch({ type: 'recording_started', at: this.env.monotonicNow() });
       } catch (error) {
-        this.store.update({ recorder: IDLE_RECORDER });
+        this.store.dispatch({ type: 'recording_not_started' });
         this.cannotRecord(error);
       }
     });
@@ -468,54 +444,42 @@ export class WidgetController {
   private cannotRecord(error: unknown): void {
     if (error instanceof MicrophonePermissionError) {
       if (this.env.microphonePolicy() === 'blocked') this.microphoneBlockedByEmbedder();
-      else this.store.update({ microphone: 'denied' });
+      else this.store.dispatch({ type: 'microphone', microphone: 'denied' });
       return;
     }
     if (error instanceof MicrophoneError) {
-      this.store.update({ microphone: 'unavailable' });
+      this.store.dispatch({ type: 'microphone', microphone: 'unavailable' });
       return;
     }
     if (error instanceof WidgetApiError && error.code === 'consent_required') {
-      this.store.update({ consent: null });
+      this.store.dispatch({ type: 'consent_required' });
       return;
     }
-    this.store.update({ notice: { kind: 'error', message: describe(error) } });
+    this.store.dispatch({ type: 'failed', message: describe(error) });
   }
 
   private async recordingFailed(error: ChartwrightError): Promise<void> {
-    const lostDevice = error.code === 'microphone_ended';
+    const deviceLost = error.code === 'microphone_ended';
     await this.stopRecording();
-    this.store.update({
-      microphone: lostDevice ? 'unavailable' : this.state.microphone,
-      notice: {
-        kind: 'error',
-        message: lostDevice
-          ? 'The microphone stopped. What was recorded until then is kept.'
-          : 'The recording stopped: the connection could not be restored. What was recorded until then is kept.',
-      },
+    this.store.dispatch({
+      type: 'recording_lost',
+      deviceLost,
+      message: deviceLost
+        ? 'The microphone stopped. What was recorded until then is kept.'
+        : 'The recording stopped: the connection could not be restored. What was recorded until then is kept.',
     });
   }
 
   pauseRecording(): void {
-    const { recorder } = this.state;
-    if (this.recording === null || recorder.status !== 'recording') return;
+    if (this.recording === null || workspaceOf(this.state)?.recorder.status !== 'recording') return;
     this.recording.pause();
-    this.store.update({
-      recorder: {
-        ...recorder,
-        status: 'paused',
-        elapsedMs: elapsedMs(recorder, this.env.monotonicNow()),
-        runningSince: null,
-        level: 0,
-      },
-    });
+    this.store.dispatch({ type: 'recording_paused', at: this.env.monotonicNow() });
   }
 
   resumeRecording(): void {
-    const { recorder } = this.state;
-    if (this.recording === null || recorder.status !== 'paused') return;
+    if (this.recording === null || workspaceOf(this.state)?.recorder.status !== 'paused') return;
     this.recording.resume();
-    this.store.update({ recorder: { ...recorder, status: 'recording', runningSince: this.env.monotonicNow() } });
+    this.store.dispatch({ type: 'recording_resumed', at: this.env.monotonicNow() });
   }
 
   /** Releases the microphone and waits for the last finals: after it, the transcript is complete. */
@@ -523,21 +487,9 @@ export class WidgetController {
     const recording = this.recording;
     if (recording === null) return;
     this.recording = null;
-    const { recorder } = this.state;
-    this.store.update({
-      recorder: {
-        ...recorder,
-        status: 'stopping',
-        elapsedMs: elapsedMs(recorder, this.env.monotonicNow()),
-        runningSince: null,
-        level: 0,
-      },
-    });
+    this.store.dispatch({ type: 'recording_stopping', at: this.env.monotonicNow() });
     await recording.stop();
-    this.store.update((state) => ({
-      recorder: { ...state.recorder, status: 'idle', connection: 'online' },
-      partial: '',
-    }));
+    this.store.dispatch({ type: 'recording_stopped' });
   }
 
   // ---- the note ---------------------------------------------------------------------------------
@@ -545,14 +497,15 @@ export class WidgetController {
   /** Writes the note from the transcript (the recording is finished first) with the SET_CONTEXT text. */
   async generateNote(): Promise<void> {
     await this.stopRecording();
-    const { encounterId, extraContext } = this.state;
-    if (encounterId === null) return;
+    const encounter = activeEncounterOf(this.state);
+    if (encounter === null) return;
+    const { extraContext } = this.state;
     await whileBusy(
       this.store,
       'generating',
       async () => {
-        const note = await this.api.generateNote(encounterId, extraContext === '' ? {} : { extraContext });
-        this.store.update({ note, noteDraft: { ...note.sections } });
+        const note = await this.api.generateNote(encounter.encounterId, extraContext === '' ? {} : { extraContext });
+        this.store.dispatch({ type: 'note_written', note });
       },
       (error) =>
         error instanceof WidgetApiError && error.code === 'transcript_empty'
@@ -562,13 +515,15 @@ export class WidgetController {
   }
 
   editNoteSection(key: string, text: string): void {
-    this.store.update((state) => ({ noteDraft: { ...state.noteDraft, [key]: text } }));
+    this.store.dispatch({ type: 'note_section_edited', key, text });
   }
 
   /** Saves the edits (a new revision), then sends the note to the chart: PUSH_NOTE, every time. */
   async sendNote(): Promise<void> {
-    const { note, encounterId, patient, noteDraft } = this.state;
-    if (note === null || encounterId === null || patient === null) return;
+    const encounter = activeEncounterOf(this.state);
+    if (encounter === null) return;
+    const { note, encounterId, patient, noteDraft } = encounter;
+    if (note === null || patient === null) return;
     await whileBusy(
       this.store,
       'sending_note',
@@ -578,7 +533,7 @@ export class WidgetController {
           Object.keys(edited).length === 0
             ? note
             : await this.api.updateNote(encounterId, note.id, { sections: edited, revision: note.revision });
-        this.store.update({ note: saved, noteDraft: { ...saved.sections }, sentNoteRevision: saved.revision });
+        this.store.dispatch({ type: 'note_sent', note: saved });
         this.post(pushNoteOf(saved, { encounterId, patientId: patient.id }));
       },
       (error) =>
@@ -594,16 +549,16 @@ export class WidgetController {
     documentType: WidgetDocumentKind,
     options: { format?: WidgetDocumentFormat; recipient?: string } = {},
   ): Promise<void> {
-    const { encounterId } = this.state;
-    if (encounterId === null) return;
+    const encounter = activeEncounterOf(this.state);
+    if (encounter === null) return;
     await whileBusy(this.store, 'creating_document', async () => {
       const recipient = options.recipient?.trim() ?? '';
-      const document = await this.api.createDocument(encounterId, {
+      const document = await this.api.createDocument(encounter.encounterId, {
         documentType,
         ...(options.format === undefined ? {} : { format: options.format }),
         ...(recipient === '' || documentType !== 'referral' ? {} : { recipient }),
       });
-      this.store.update((state) => ({ documents: [document, ...state.documents] }));
+      this.store.dispatch({ type: 'document_created', document });
     });
   }
 
@@ -615,9 +570,10 @@ export class WidgetController {
     documentId: string,
     edit: { title?: string; content?: string; fields?: Record<string, string>; format?: WidgetDocumentFormat },
   ): Promise<void> {
-    const { encounterId, patient } = this.state;
-    const document = this.state.documents.find((candidate) => candidate.id === documentId);
-    if (encounterId === null || patient === null || document === undefined) return;
+    const encounter = activeEncounterOf(this.state);
+    const document = encounter?.documents.find((candidate) => candidate.id === documentId);
+    if (!encounter?.patient || document === undefined) return;
+    const { encounterId, patient } = encounter;
     await whileBusy(this.store, `document:${documentId}`, async () => {
       const change = changedDocumentFields(document, edit);
       const saved =
@@ -625,10 +581,7 @@ export class WidgetController {
           ? document
           : await this.api.updateDocument(encounterId, documentId, { ...change, revision: document.revision });
       const pdfUrl = saved.format === 'pdf' ? (await this.api.documentPdf(encounterId, saved.id)).pdfUrl : undefined;
-      this.store.update((state) => ({
-        documents: state.documents.map((candidate) => (candidate.id === saved.id ? saved : candidate)),
-        sentDocuments: { ...state.sentDocuments, [saved.id]: saved.revision },
-      }));
+      this.store.dispatch({ type: 'document_sent', document: saved });
       this.post(pushDocumentOf(saved, { encounterId, patientId: patient.id }, pdfUrl));
     });
   }
@@ -638,15 +591,15 @@ export class WidgetController {
   /** CLOSE_WIDGET: the recording is stopped and flushed, and the microphone released. */
   private async close(): Promise<void> {
     await this.stopRecording();
-    this.store.update({ phase: 'closed' });
+    this.store.dispatch({ type: 'closed' });
   }
 
   setOnline(online: boolean): void {
-    this.store.update({ online });
+    this.store.dispatch({ type: 'online', online });
   }
 
   dismissNotice(): void {
-    this.store.update({ notice: null });
+    this.store.dispatch({ type: 'notice_dismissed' });
   }
 
   /** Stops everything: timers, listening, recording (flushed). */

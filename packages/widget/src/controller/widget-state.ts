@@ -8,16 +8,6 @@ import type {
 
 import type { PatientSummary } from './patient-summary.js';
 
-/**
- * - `starting`: checking the token with the service.
- * - `unauthorized`: no token, or one the service refuses (forged, revoked partner).
- * - `expired`: the token is over; the EMR was told (TOKEN_EXPIRED) and reloads the widget.
- * - `unreachable`: the service could not be reached at start.
- * - `ready`: working.
- * - `closed`: the EMR sent CLOSE_WIDGET; recording stopped and the microphone is released.
- */
-export type WidgetPhase = 'starting' | 'unauthorized' | 'expired' | 'unreachable' | 'ready' | 'closed';
-
 export type RecorderStatus = 'idle' | 'starting' | 'recording' | 'paused' | 'stopping';
 
 export interface RecorderState {
@@ -50,20 +40,14 @@ export interface Notice {
 
 export type TranscriptLine = Pick<TranscriptSegment, 'id' | 'text' | 'speaker'>;
 
-export interface WidgetState {
-  phase: WidgetPhase;
-  /** Who the widget token works for, once the service has said. */
-  widgetSession: WidgetSessionInfo | null;
-  /** The open encounter's id (the wire's `sessionId`, as in SESSION_STARTED). */
-  encounterId: string | null;
+/** The encounter being worked on: everything in it is cleared when another is opened. */
+export interface ActiveEncounter {
+  status: 'active';
+  /** The wire's `sessionId` (SESSION_STARTED, PUSH_NOTE, the API paths). */
+  encounterId: string;
+  /** Null until the EMR has sent the patient (or the encounter restored one). */
   patient: PatientSummary | null;
-  /** The PATIENT_CONTEXT named another patient than the emrSessionId's encounter: nothing may be recorded. */
-  patientMismatch: boolean;
-  /** True until the EMR has sent a patient (or the encounter restored one). */
-  awaitingPatient: boolean;
   consent: WidgetConsent | null;
-  microphone: MicrophoneState;
-  recorder: RecorderState;
   /** Stored and live finals of the encounter, in order. */
   transcript: TranscriptLine[];
   /** The utterance in progress: provisional, replaced by its final. */
@@ -72,11 +56,56 @@ export interface WidgetState {
   /** Section texts of `note` as the clinician is editing them. */
   noteDraft: Record<string, string>;
   documents: WidgetDocument[];
-  /** What is in flight, for progress and to disable the buttons it concerns. */
-  busy: Busy | null;
   /** Revision of the note / of each document last sent to the chart. */
   sentNoteRevision: number | null;
   sentDocuments: Record<string, number>;
+}
+
+/**
+ * The PATIENT_CONTEXT named another patient than the emrSessionId's encounter: nothing of it is
+ * shown, and nothing may be recorded.
+ */
+export interface MismatchedEncounter {
+  status: 'mismatched';
+  encounterId: string;
+}
+
+export type Encounter = ActiveEncounter | MismatchedEncounter;
+
+/** What the widget holds once the service has accepted its token. */
+export interface Workspace {
+  /** Who the widget token works for (the widget session). */
+  widgetSession: WidgetSessionInfo;
+  /** True until the EMR has sent a patient (or an encounter restored one). */
+  awaitingPatient: boolean;
+  microphone: MicrophoneState;
+  recorder: RecorderState;
+  /** What is in flight, for progress and to disable the buttons it concerns. */
+  busy: Busy | null;
+  /** Null until one is opened: at start with the token's emrSessionId, else with the first patient. */
+  encounter: Encounter | null;
+}
+
+/**
+ * - `starting`: checking the token with the service.
+ * - `unauthorized`: no token, or one the service refuses (forged, revoked partner).
+ * - `unreachable`: the service could not be reached at start.
+ * - `ready`: working.
+ * - `expired`: the token is over; the EMR was told (TOKEN_EXPIRED) and reloads the widget. The
+ *   workspace is kept for a TOKEN_REFRESH that still comes; none when the token was over at start.
+ * - `closed`: the EMR sent CLOSE_WIDGET; recording stopped and the microphone is released. The
+ *   workspace is kept for a PATIENT_CONTEXT that opens the widget again.
+ */
+export type WidgetPhase =
+  | { kind: 'starting' }
+  | { kind: 'unauthorized' }
+  | { kind: 'unreachable' }
+  | { kind: 'ready'; workspace: Workspace }
+  | { kind: 'expired'; workspace: Workspace | null }
+  | { kind: 'closed'; workspace: Workspace | null };
+
+export interface WidgetState {
+  phase: WidgetPhase;
   /** The SET_CONTEXT free text the note draws on. */
   extraContext: string;
   online: boolean;
@@ -92,55 +121,39 @@ export const IDLE_RECORDER: RecorderState = {
 };
 
 export const INITIAL_STATE: WidgetState = {
-  phase: 'starting',
-  widgetSession: null,
-  encounterId: null,
-  patient: null,
-  patientMismatch: false,
-  awaitingPatient: true,
-  consent: null,
-  microphone: 'unknown',
-  recorder: IDLE_RECORDER,
-  transcript: [],
-  partial: '',
-  note: null,
-  noteDraft: {},
-  documents: [],
-  busy: null,
-  sentNoteRevision: null,
-  sentDocuments: {},
+  phase: { kind: 'starting' },
   extraContext: '',
   online: true,
   notice: null,
 };
 
-/** Everything that belongs to one encounter, cleared when another is opened. */
-export const EMPTY_ENCOUNTER: Pick<
-  WidgetState,
-  | 'encounterId'
-  | 'patient'
-  | 'patientMismatch'
-  | 'consent'
-  | 'transcript'
-  | 'partial'
-  | 'note'
-  | 'noteDraft'
-  | 'documents'
-  | 'sentNoteRevision'
-  | 'sentDocuments'
-> = {
-  encounterId: null,
-  patient: null,
-  patientMismatch: false,
-  consent: null,
-  transcript: [],
-  partial: '',
-  note: null,
-  noteDraft: {},
-  documents: [],
-  sentNoteRevision: null,
-  sentDocuments: {},
-};
+export function workspaceOf(state: WidgetState): Workspace | null {
+  const { phase } = state;
+  return phase.kind === 'ready' || phase.kind === 'expired' || phase.kind === 'closed' ? phase.workspace : null;
+}
+
+/** The encounter opened, whether or not its patient is the one the EMR sent. */
+export function currentEncounterOf(state: WidgetState): Encounter | null {
+  return workspaceOf(state)?.encounter ?? null;
+}
+
+export function activeEncounterOf(state: WidgetState): ActiveEncounter | null {
+  const encounter = currentEncounterOf(state);
+  return encounter?.status === 'active' ? encounter : null;
+}
+
+/** Whether the recorder may start: an encounter with its patient and consent, and a usable microphone. */
+export function canRecord(state: WidgetState): boolean {
+  if (state.phase.kind !== 'ready') return false;
+  const { encounter, recorder, microphone } = state.phase.workspace;
+  return (
+    encounter?.status === 'active' &&
+    encounter.patient !== null &&
+    encounter.consent !== null &&
+    recorder.status === 'idle' &&
+    microphone !== 'blocked_by_embedder'
+  );
+}
 
 /** Recorded time so far, the running stretch included. */
 export function elapsedMs(recorder: RecorderState, monotonicNow: number): number {
