@@ -1,7 +1,6 @@
 import { WidgetApiError } from '../api/widget-api-error.js';
-import type { Store } from './store.js';
-import type { WidgetEvent } from './transition.js';
-import type { Busy, WidgetState } from './widget-state.js';
+import type { WidgetStore } from './context.js';
+import type { Busy } from './widget-state.js';
 
 /** What the clinician reads about a failed call; the service's message names the problem without PHI. */
 export function describe(error: unknown): string {
@@ -18,7 +17,7 @@ export function describe(error: unknown): string {
  * `explain`'s words when the action has better ones for some errors.
  */
 export async function whileBusy(
-  store: Store<WidgetState, WidgetEvent>,
+  store: WidgetStore,
   busy: Busy,
   action: () => Promise<void>,
   explain: (error: unknown) => string = describe,
