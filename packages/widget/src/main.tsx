@@ -2,8 +2,8 @@ import { render } from 'preact';
 
 import { BOOT_ELEMENT_ID, readBoot } from './boot.js';
 import { HostChannel } from './host/host-channel.js';
-import { microphoneInput, microphonePolicy, type PolicyDocument } from './session/microphone-access.js';
-import { WidgetController } from './session/widget-controller.js';
+import { microphoneInput, microphonePolicy, type PolicyDocument } from './controller/microphone-access.js';
+import { WidgetController } from './controller/widget-controller.js';
 import { App } from './ui/app.js';
 
 const controller = new WidgetController({

@@ -38,7 +38,7 @@ export interface WidgetApiOptions {
 
 type Method = 'GET' | 'POST' | 'PUT';
 
-const encounterPath = (sessionId: string) => `/api/widget/encounters/${encodeURIComponent(sessionId)}`;
+const encounterPath = (encounterId: string) => `/api/widget/encounters/${encodeURIComponent(encounterId)}`;
 
 /**
  * The session API the iframe calls (docs/widget-protocol.md § 7) with its widget token. A call
@@ -53,10 +53,10 @@ export class WidgetApi {
   }
 
   /**
-   * Who `token` works for, without the refresh flow: the token the page opened with, or
-   * TOKEN_REFRESH's before the widget switches to it.
+   * The widget session `token` opens (who it works for), without the refresh flow: the token the
+   * page opened with, or TOKEN_REFRESH's before the widget switches to it.
    */
-  sessionWith(token: string): Promise<WidgetSessionInfo> {
+  widgetSession(token: string): Promise<WidgetSessionInfo> {
     return this.send('GET', '/api/widget/session', token, undefined, undefined);
   }
 
@@ -64,40 +64,44 @@ export class WidgetApi {
     return this.call('POST', '/api/widget/encounters');
   }
 
-  encounterState(sessionId: string): Promise<WidgetEncounterState> {
-    return this.call('GET', encounterPath(sessionId));
+  encounterState(encounterId: string): Promise<WidgetEncounterState> {
+    return this.call('GET', encounterPath(encounterId));
   }
 
-  setPatientContext(sessionId: string, context: SetPatientContextRequest): Promise<PatientContextResult> {
-    return this.call('PUT', `${encounterPath(sessionId)}/patient-context`, context);
+  setPatientContext(encounterId: string, context: SetPatientContextRequest): Promise<PatientContextResult> {
+    return this.call('PUT', `${encounterPath(encounterId)}/patient-context`, context);
   }
 
-  recordConsent(sessionId: string, consent: RecordConsentRequest): Promise<WidgetConsent> {
-    return this.call('POST', `${encounterPath(sessionId)}/consent`, consent);
+  recordConsent(encounterId: string, consent: RecordConsentRequest): Promise<WidgetConsent> {
+    return this.call('POST', `${encounterPath(encounterId)}/consent`, consent);
   }
 
-  realtimeToken(sessionId: string): Promise<RealtimeToken> {
-    return this.call('POST', '/api/widget/realtime-tokens', { sessionId });
+  realtimeToken(encounterId: string): Promise<RealtimeToken> {
+    return this.call('POST', '/api/widget/realtime-tokens', { sessionId: encounterId });
   }
 
-  generateNote(sessionId: string, request: GenerateWidgetNoteRequest, signal?: AbortSignal): Promise<WidgetNote> {
-    return this.call('POST', `${encounterPath(sessionId)}/notes`, request, signal);
+  generateNote(encounterId: string, request: GenerateWidgetNoteRequest, signal?: AbortSignal): Promise<WidgetNote> {
+    return this.call('POST', `${encounterPath(encounterId)}/notes`, request, signal);
   }
 
-  updateNote(sessionId: string, noteId: string, update: UpdateWidgetNoteRequest): Promise<WidgetNote> {
-    return this.call('PUT', `${encounterPath(sessionId)}/notes/${encodeURIComponent(noteId)}`, update);
+  updateNote(encounterId: string, noteId: string, update: UpdateWidgetNoteRequest): Promise<WidgetNote> {
+    return this.call('PUT', `${encounterPath(encounterId)}/notes/${encodeURIComponent(noteId)}`, update);
   }
 
-  createDocument(sessionId: string, request: CreateWidgetDocumentRequest): Promise<WidgetDocument> {
-    return this.call('POST', `${encounterPath(sessionId)}/documents`, request);
+  createDocument(encounterId: string, request: CreateWidgetDocumentRequest): Promise<WidgetDocument> {
+    return this.call('POST', `${encounterPath(encounterId)}/documents`, request);
   }
 
-  updateDocument(sessionId: string, documentId: string, update: UpdateWidgetDocumentRequest): Promise<WidgetDocument> {
-    return this.call('PUT', `${encounterPath(sessionId)}/documents/${encodeURIComponent(documentId)}`, update);
+  updateDocument(
+    encounterId: string,
+    documentId: string,
+    update: UpdateWidgetDocumentRequest,
+  ): Promise<WidgetDocument> {
+    return this.call('PUT', `${encounterPath(encounterId)}/documents/${encodeURIComponent(documentId)}`, update);
   }
 
-  documentPdf(sessionId: string, documentId: string): Promise<WidgetDocumentPdf> {
-    return this.call('POST', `${encounterPath(sessionId)}/documents/${encodeURIComponent(documentId)}/pdf`);
+  documentPdf(encounterId: string, documentId: string): Promise<WidgetDocumentPdf> {
+    return this.call('POST', `${encounterPath(encounterId)}/documents/${encodeURIComponent(documentId)}/pdf`);
   }
 
   private async call<T>(method: Method, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {

@@ -3,8 +3,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { WidgetToEmrMessage } from '@chartwright/protocol';
 
 import type { Harness } from '@chartwright/testing/harness.js';
-import type { AudioInput } from '../session/recording.js';
-import { WidgetController } from '../session/widget-controller.js';
+
+import type { AudioInput } from '../controller/recording.js';
+import { WidgetController } from '../controller/widget-controller.js';
 
 /** The widget's controller run in Node against a listening service, with what it posts to its host kept. */
 export interface NodeWidget {
@@ -65,14 +66,14 @@ export function nodeWidget(h: Harness, token: string | null, options: NodeWidget
  */
 export function recordedAudio(pcm: Uint8Array, silence: Uint8Array): AudioInput {
   return {
-    start: (session) => {
+    start: (realtimeSession) => {
       const running = { stopped: false };
       const frame = 3200;
       const sending = (async () => {
         for (let offset = 0; !running.stopped; offset += frame) {
           const chunk = offset < pcm.length ? pcm.subarray(offset, offset + frame) : silence.subarray(0, frame);
-          if (session.closed) return;
-          session.send(chunk);
+          if (realtimeSession.closed) return;
+          realtimeSession.send(chunk);
           await sleep(25);
         }
       })();

@@ -1,5 +1,6 @@
-import type { WidgetController } from '../session/widget-controller.js';
-import type { WidgetPhase, WidgetState } from '../session/widget-state.js';
+import type { WidgetController } from '../controller/widget-controller.js';
+import type { ActiveEncounter, Notice, Workspace } from '../controller/widget-state.js';
+import type { PatientSummary } from '../controller/patient-summary.js';
 import { ConsentPanel } from './consent-panel.js';
 import { DocumentsPanel } from './documents-panel.js';
 import { useStore } from './hooks.js';
@@ -7,33 +8,13 @@ import { MicrophoneNotice } from './microphone-notice.js';
 import { NotePanel } from './note-panel.js';
 import { PatientHeader } from './patient-header.js';
 import { RecorderPanel } from './recorder-panel.js';
+import { MismatchScreen, PhaseScreen, WaitingScreen } from './screens.js';
 import { TranscriptPanel } from './transcript-panel.js';
 
-/** What the widget says when it cannot work, by phase. */
-const SCREENS: Partial<Record<WidgetPhase, { title: string; text: string }>> = {
-  starting: { title: 'Opening the scribe…', text: 'Checking your session with Chartwright.' },
-  unauthorized: {
-    title: 'This scribe link is not valid',
-    text: 'Close it and open the scribe again from the patient’s chart in your EMR.',
-  },
-  expired: {
-    title: 'Your session has expired',
-    text: 'Your EMR is reopening the scribe. If nothing happens, reopen it from the patient’s chart. Nothing recorded is lost.',
-  },
-  unreachable: {
-    title: 'Chartwright cannot be reached',
-    text: 'Check the network connection, then try again.',
-  },
-  closed: {
-    title: 'Scribe closed',
-    text: 'The recording was saved and the microphone released.',
-  },
-};
-
-function statusLine(state: WidgetState): string {
-  if (!state.online) return 'Offline';
-  if (state.recorder.connection === 'reconnecting') return 'Reconnecting…';
-  switch (state.recorder.status) {
+function statusLine(online: boolean, { recorder, busy }: Workspace): string {
+  if (!online) return 'Offline';
+  if (recorder.connection === 'reconnecting') return 'Reconnecting…';
+  switch (recorder.status) {
     case 'recording':
       return 'Recording';
     case 'paused':
@@ -43,88 +24,80 @@ function statusLine(state: WidgetState): string {
     case 'starting':
       return 'Starting';
     case 'idle':
-      return state.busy === 'generating' ? 'Writing the note' : 'Ready';
+      return busy === 'generating' ? 'Writing the note' : 'Ready';
   }
 }
 
 export function App({ controller }: { controller: WidgetController }) {
-  const state = useStore(controller.store);
-  const screen = SCREENS[state.phase];
+  const { phase, online, notice } = useStore(controller.store);
   return (
     <div class="widget">
       <header class="topbar">
         <h1 class="brand">Chartwright scribe</h1>
-        <p class={`status ${state.online ? '' : 'status-offline'}`} role="status" aria-live="polite">
-          {state.phase === 'ready' ? statusLine(state) : ''}
+        <p class={`status ${online ? '' : 'status-offline'}`} role="status" aria-live="polite">
+          {phase.kind === 'ready' ? statusLine(online, phase.workspace) : ''}
         </p>
       </header>
-      {!state.online && (
+      {!online && (
         <p class="callout callout-warning" role="alert">
           You are offline. A recording in progress continues and is sent when the connection is back.
         </p>
       )}
-      {state.notice !== null && (
-        <div class={`callout callout-${state.notice.kind === 'error' ? 'error' : 'info'}`} role="alert">
-          <p>{state.notice.message}</p>
-          <button type="button" class="button button-small" onClick={() => controller.dismissNotice()}>
-            Dismiss
-          </button>
-        </div>
-      )}
+      {notice !== null && <NoticeCallout notice={notice} onDismiss={() => controller.dismissNotice()} />}
       <main class="content">
-        {screen !== undefined ? (
-          <section class="screen" aria-labelledby="screen-title">
-            <h2 id="screen-title">{screen.title}</h2>
-            <p>{screen.text}</p>
-            {state.phase === 'unreachable' && (
-              <button type="button" class="button button-primary" onClick={() => void controller.start()}>
-                Try again
-              </button>
-            )}
-          </section>
+        {phase.kind === 'ready' ? (
+          <WorkspaceView controller={controller} workspace={phase.workspace} />
         ) : (
-          <Workspace controller={controller} state={state} />
+          <PhaseScreen phase={phase.kind} onRetry={() => void controller.start()} />
         )}
       </main>
     </div>
   );
 }
 
-function Workspace({ controller, state }: { controller: WidgetController; state: WidgetState }) {
-  if (state.patientMismatch) {
-    return (
-      <section class="screen" aria-labelledby="mismatch-title">
-        <h2 id="mismatch-title">This visit belongs to another patient</h2>
-        <p>The EMR opened this visit for a different patient. Reopen the scribe from the current patient’s chart.</p>
-      </section>
-    );
-  }
-  if (state.patient === null) {
-    return (
-      <section class="screen" aria-labelledby="waiting-title">
-        <h2 id="waiting-title">Waiting for the patient</h2>
-        <p>The scribe starts once your EMR has sent the patient’s details.</p>
-        <button type="button" class="button" onClick={() => controller.requestPatientContext()}>
-          Ask the EMR again
-        </button>
-      </section>
-    );
-  }
-  const recording = state.recorder.status !== 'idle';
-  const hasTranscript = state.transcript.length > 0 || recording;
+function NoticeCallout({ notice, onDismiss }: { notice: Notice; onDismiss: () => void }) {
+  return (
+    <div class={`callout callout-${notice.kind === 'error' ? 'error' : 'info'}`} role="alert">
+      <p>{notice.message}</p>
+      <button type="button" class="button button-small" onClick={onDismiss}>
+        Dismiss
+      </button>
+    </div>
+  );
+}
+
+function WorkspaceView({ controller, workspace }: { controller: WidgetController; workspace: Workspace }) {
+  const { encounter } = workspace;
+  if (encounter?.status === 'mismatched') return <MismatchScreen />;
+  if (!encounter?.patient) return <WaitingScreen onAsk={() => controller.requestPatientContext()} />;
+  return (
+    <EncounterView controller={controller} workspace={workspace} encounter={encounter} patient={encounter.patient} />
+  );
+}
+
+interface EncounterViewProps {
+  controller: WidgetController;
+  workspace: Workspace;
+  encounter: ActiveEncounter;
+  patient: PatientSummary;
+}
+
+function EncounterView({ controller, workspace, encounter, patient }: EncounterViewProps) {
+  const { busy, recorder } = workspace;
+  const hasTranscript = encounter.transcript.length > 0 || recorder.status !== 'idle';
   return (
     <div class="workspace">
       <div class="column">
-        <PatientHeader patient={state.patient} />
-        <MicrophoneNotice state={state.microphone} />
-        {state.consent === null ? (
+        <PatientHeader patient={patient} />
+        <MicrophoneNotice state={workspace.microphone} />
+        {encounter.consent === null ? (
           <ConsentPanel
-            busy={state.busy === 'consent'}
+            busy={busy === 'consent'}
             onConfirm={(method, note) => void controller.recordConsent(method, note)}
           />
         ) : (
           <RecorderPanel
-            recorder={state.recorder}
+            recorder={recorder}
             canRecord={controller.canRecord}
             actions={{
               record: () => void controller.startRecording(),
@@ -136,13 +109,13 @@ function Workspace({ controller, state }: { controller: WidgetController; state:
         )}
       </div>
       <div class="column">
-        <TranscriptPanel lines={state.transcript} partial={state.partial} />
+        <TranscriptPanel lines={encounter.transcript} partial={encounter.partial} />
         <NotePanel
-          note={state.note}
-          draft={state.noteDraft}
-          busy={state.busy === 'generating' || state.busy === 'sending_note' ? state.busy : null}
-          canGenerate={hasTranscript && state.busy === null}
-          sentRevision={state.sentNoteRevision}
+          note={encounter.note}
+          draft={encounter.noteDraft}
+          busy={busy === 'generating' || busy === 'sending_note' ? busy : null}
+          canGenerate={hasTranscript && busy === null}
+          sentRevision={encounter.sentNoteRevision}
           actions={{
             generate: () => void controller.generateNote(),
             edit: (key, text) => controller.editNoteSection(key, text),
@@ -150,10 +123,10 @@ function Workspace({ controller, state }: { controller: WidgetController; state:
           }}
         />
         <DocumentsPanel
-          documents={state.documents}
-          busy={state.busy}
-          canCreate={state.note !== null}
-          sent={state.sentDocuments}
+          documents={encounter.documents}
+          busy={busy}
+          canCreate={encounter.note !== null}
+          sent={encounter.sentDocuments}
           actions={{
             create: (kind, options) => void controller.createDocument(kind, options),
             send: (documentId, edit) => void controller.sendDocument(documentId, edit),

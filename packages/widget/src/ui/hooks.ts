@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 
-import type { Store } from '../session/store.js';
+import type { Store } from '../controller/store.js';
 
 /** The store's current state; re-renders on every change. */
-export function useStore<S extends object>(store: Store<S>): S {
+export function useStore<S extends object>(store: Pick<Store<S, never>, 'state' | 'subscribe'>): S {
   const [state, setState] = useState(store.state);
   useEffect(() => {
     setState(store.state);

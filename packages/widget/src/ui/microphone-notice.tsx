@@ -1,4 +1,4 @@
-import type { MicrophoneState } from '../session/widget-state.js';
+import type { MicrophoneState } from '../controller/widget-state.js';
 
 /** Why recording cannot work, and what fixes it, for each microphone problem. */
 const EXPLANATIONS: Partial<Record<MicrophoneState, { title: string; text: string }>> = {

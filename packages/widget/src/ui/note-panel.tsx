@@ -23,8 +23,6 @@ export function NotePanel({
   sentRevision: number | null;
   actions: NoteActions;
 }) {
-  const edited = note?.headings.some(({ key }) => (draft[key] ?? '') !== (note.sections[key] ?? '')) === true;
-  const sent = note !== null && !edited && sentRevision === note.revision;
   return (
     <section class="panel note" aria-labelledby="note-title" aria-busy={busy === 'generating'}>
       <div class="panel-head">
@@ -40,33 +38,54 @@ export function NotePanel({
         </div>
       )}
       {note !== null && (
-        <form
-          class="note-form"
-          onSubmit={(event) => {
-            event.preventDefault();
-            actions.send();
-          }}
-        >
-          {note.headings.map(({ key, label }) => (
-            <label key={key} class="field">
-              <span>{label}</span>
-              <textarea
-                rows={rowsFor(draft[key] ?? '', 3, 12)}
-                value={draft[key] ?? ''}
-                onInput={(event) => actions.edit(key, event.currentTarget.value)}
-              />
-            </label>
-          ))}
-          <div class="buttons">
-            <button type="submit" class="button button-primary" disabled={busy !== null}>
-              {busy === 'sending_note' ? 'Sending…' : 'Send to chart'}
-            </button>
-            <span class="sent" role="status">
-              {sent ? '✓ Sent to chart' : edited ? 'Edited — not sent yet' : ''}
-            </span>
-          </div>
-        </form>
+        <NoteForm note={note} draft={draft} busy={busy} sentRevision={sentRevision} actions={actions} />
       )}
     </section>
+  );
+}
+
+/** One text box per section, under the EMR's labels, and whether this text has been sent. */
+function NoteForm({
+  note,
+  draft,
+  busy,
+  sentRevision,
+  actions,
+}: {
+  note: WidgetNote;
+  draft: Readonly<Record<string, string>>;
+  busy: 'generating' | 'sending_note' | null;
+  sentRevision: number | null;
+  actions: NoteActions;
+}) {
+  const edited = note.headings.some(({ key }) => (draft[key] ?? '') !== (note.sections[key] ?? ''));
+  const sent = !edited && sentRevision === note.revision;
+  return (
+    <form
+      class="note-form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        actions.send();
+      }}
+    >
+      {note.headings.map(({ key, label }) => (
+        <label key={key} class="field">
+          <span>{label}</span>
+          <textarea
+            rows={rowsFor(draft[key] ?? '', 3, 12)}
+            value={draft[key] ?? ''}
+            onInput={(event) => actions.edit(key, event.currentTarget.value)}
+          />
+        </label>
+      ))}
+      <div class="buttons">
+        <button type="submit" class="button button-primary" disabled={busy !== null}>
+          {busy === 'sending_note' ? 'Sending…' : 'Send to chart'}
+        </button>
+        <span class="sent" role="status">
+          {sent ? '✓ Sent to chart' : edited ? 'Edited — not sent yet' : ''}
+        </span>
+      </div>
+    </form>
   );
 }

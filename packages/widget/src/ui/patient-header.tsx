@@ -1,4 +1,4 @@
-import type { PatientSummary } from '../session/patient-summary.js';
+import type { PatientSummary } from '../controller/patient-summary.js';
 
 export function PatientHeader({ patient }: { patient: PatientSummary }) {
   const facts = [patient.age, patient.gender, patient.dob === null ? null : `born ${patient.dob}`].filter(

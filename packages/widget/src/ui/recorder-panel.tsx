@@ -1,5 +1,5 @@
-import type { RecorderState } from '../session/widget-state.js';
-import { elapsedMs } from '../session/widget-state.js';
+import type { RecorderState } from '../controller/widget-state.js';
+import { elapsedMs } from '../controller/widget-state.js';
 import { formatElapsed, meterLevel, spokenElapsed } from './format.js';
 import { useTicker } from './hooks.js';
 
@@ -29,7 +29,6 @@ export function RecorderPanel({
 }) {
   const now = useTicker(recorder.status === 'recording');
   const elapsed = elapsedMs(recorder, now);
-  const active = recorder.status === 'recording' || recorder.status === 'paused';
   return (
     <section class="panel recorder" aria-labelledby="recorder-title">
       <h2 id="recorder-title" class="visually-hidden">
@@ -54,33 +53,49 @@ export function RecorderPanel({
           Connection lost. Recording continues on this device and is sent as soon as the connection is back.
         </p>
       )}
-      <div class="buttons">
-        {!active && (
-          <button
-            type="button"
-            class="button button-record"
-            onClick={actions.record}
-            disabled={!canRecord || recorder.status !== 'idle'}
-          >
-            Record
-          </button>
-        )}
-        {recorder.status === 'recording' && (
-          <button type="button" class="button" onClick={actions.pause}>
-            Pause
-          </button>
-        )}
-        {recorder.status === 'paused' && (
-          <button type="button" class="button" onClick={actions.resume}>
-            Resume
-          </button>
-        )}
-        {active && (
-          <button type="button" class="button button-primary" onClick={actions.stop}>
-            Stop
-          </button>
-        )}
-      </div>
+      <RecorderButtons status={recorder.status} canRecord={canRecord} actions={actions} />
     </section>
+  );
+}
+
+/** Record unless a recording runs (usable once idle); Pause or Resume, and Stop, while one does. */
+function RecorderButtons({
+  status,
+  canRecord,
+  actions,
+}: {
+  status: RecorderState['status'];
+  canRecord: boolean;
+  actions: RecorderActions;
+}) {
+  const active = status === 'recording' || status === 'paused';
+  return (
+    <div class="buttons">
+      {!active && (
+        <button
+          type="button"
+          class="button button-record"
+          onClick={actions.record}
+          disabled={!canRecord || status !== 'idle'}
+        >
+          Record
+        </button>
+      )}
+      {status === 'recording' && (
+        <button type="button" class="button" onClick={actions.pause}>
+          Pause
+        </button>
+      )}
+      {status === 'paused' && (
+        <button type="button" class="button" onClick={actions.resume}>
+          Resume
+        </button>
+      )}
+      {active && (
+        <button type="button" class="button button-primary" onClick={actions.stop}>
+          Stop
+        </button>
+      )}
+    </div>
   );
 }

@@ -1,4 +1,4 @@
-import type { TranscriptLine } from '../session/widget-state.js';
+import type { TranscriptLine } from '../controller/widget-state.js';
 
 const SPEAKERS: Record<TranscriptLine['speaker'], string | null> = {
   clinician: 'Clinician',

@@ -2,9 +2,9 @@ import { startMicrophone } from '@chartwright/client';
 
 import type { AudioInput } from './recording.js';
 
-/** The browser's microphone, through the client library (16 kHz 16-bit mono into the session). */
+/** The browser's microphone, through the client library (16 kHz 16-bit mono into the realtime session). */
 export const microphoneInput: AudioInput = {
-  start: (session, { onLevel, onError }) => startMicrophone(session, { onLevel, onError }),
+  start: (realtimeSession, { onLevel, onError }) => startMicrophone(realtimeSession, { onLevel, onError }),
 };
 
 /** What a document says of its permissions policy (`document.permissionsPolicy`, or the older `featurePolicy`). */

@@ -7,6 +7,7 @@ import { missingSpeechTools, synthesizeSpeech } from '@chartwright/testing/speec
 import { storeRealtimeSession, VISIT } from '@chartwright/testing/widget-encounters.js';
 import { silence } from '@chartwright/testing/speech.js';
 import { nodeWidget, recordedAudio, type NodeWidget } from '../test-support/node-widget.js';
+import { activeEncounterOf, currentEncounterOf, workspaceOf } from './widget-state.js';
 
 /**
  * The widget's behaviour without its UI: the controller in Node against the real service, with
@@ -68,17 +69,17 @@ describe('the widget controller against the service', () => {
     const again = await open('visit-restore');
     expect(again.postedOf('SESSION_STARTED')).toEqual([{ type: 'SESSION_STARTED', sessionId }]);
     const state = again.controller.store.state;
-    expect(state.patient?.name).toBe('Ana Example');
-    expect(state.awaitingPatient).toBe(false);
-    expect(state.transcript.map((line) => line.text)).toEqual(VISIT.map(([, text]) => text));
+    expect(activeEncounterOf(state)?.patient?.name).toBe('Ana Example');
+    expect(workspaceOf(state)?.awaitingPatient).toBe(false);
+    expect(activeEncounterOf(state)?.transcript.map((line) => line.text)).toEqual(VISIT.map(([, text]) => text));
   });
 
   it('opens no encounter and says nothing of one until the patient comes without an emrSessionId', async () => {
     const widget = await open();
     expect(widget.posted).toEqual([{ type: 'WIDGET_READY', version: '0.1.0' }]);
-    expect(widget.controller.store.state.sessionId).toBeNull();
+    expect(currentEncounterOf(widget.controller.store.state)).toBeNull();
     await widget.controller.receive(patient('MRN-2', 'Ben Example'));
-    expect(widget.controller.store.state.sessionId).toMatch(/^ses_/);
+    expect(currentEncounterOf(widget.controller.store.state)?.encounterId).toMatch(/^ses_/);
     expect(widget.postedOf('SESSION_STARTED')).toEqual([]);
   });
 
@@ -101,9 +102,9 @@ describe('the widget controller against the service', () => {
       },
       { type: 'WIDGET_ERROR', code: 'INVALID_MESSAGE', message: 'message: must be an object, not a string' },
     ]);
-    expect(widget.controller.store.state.patient).toBeNull();
+    expect(activeEncounterOf(widget.controller.store.state)?.patient).toBeNull();
     await widget.controller.receive(patient('MRN-3', 'Cy Example'));
-    expect(widget.controller.store.state.patient?.id).toBe('MRN-3');
+    expect(activeEncounterOf(widget.controller.store.state)?.patient?.id).toBe('MRN-3');
   });
 
   it('keeps the SET_CONTEXT text for the note, appending or overwriting, and refuses one too long', async () => {
@@ -123,15 +124,20 @@ describe('the widget controller against the service', () => {
     const widget = await open('visit-mismatch');
     await widget.controller.receive(patient('MRN-4', 'Dee Example'));
     await widget.controller.receive(patient('MRN-5', 'Eve Example'));
-    const state = widget.controller.store.state;
-    expect(state.patientMismatch).toBe(true);
-    expect(state.patient).toBeNull();
+    // Mismatched, the encounter holds nothing but its id: no patient to show.
+    expect(currentEncounterOf(widget.controller.store.state)).toEqual({
+      status: 'mismatched',
+      encounterId: expect.stringMatching(/^ses_/) as unknown,
+    });
     expect(widget.postedOf('WIDGET_ERROR')).toEqual([
       { type: 'WIDGET_ERROR', code: 'PATIENT_MISMATCH', message: expect.stringMatching(/^patient\.id: /) as unknown },
     ]);
     // The encounter's own patient again: back to it, with what it holds.
     await widget.controller.receive(patient('MRN-4', 'Dee Example'));
-    expect(widget.controller.store.state).toMatchObject({ patientMismatch: false, patient: { id: 'MRN-4' } });
+    expect(currentEncounterOf(widget.controller.store.state)).toMatchObject({
+      status: 'active',
+      patient: { id: 'MRN-4' },
+    });
   });
 
   it('swaps in a refreshed token without a reload, and refuses one for another clinician', async () => {
@@ -159,9 +165,9 @@ describe('the widget controller against the service', () => {
     const fresh = await mint('visit-refresh');
     await widget.controller.receive({ type: 'TOKEN_REFRESH', token: fresh });
     await consenting;
-    expect(widget.controller.store.state.consent?.method).toBe('verbal');
+    expect(activeEncounterOf(widget.controller.store.state)?.consent?.method).toBe('verbal');
     expect(widget.postedOf('TOKEN_EXPIRED')).toEqual([]);
-    const sessionId = widget.controller.store.state.sessionId ?? '';
+    const sessionId = currentEncounterOf(widget.controller.store.state)?.encounterId ?? '';
     expect((await encounterOf(h, fresh, sessionId)).consent?.method).toBe('verbal');
   });
 
@@ -176,7 +182,7 @@ describe('the widget controller against the service', () => {
 
     const over = await open('visit-over', { clockSkewMs: 5 * 60_000 });
     await expect.poll(() => over.postedOf('TOKEN_EXPIRED').length).toBe(1);
-    expect(over.controller.store.state.phase).toBe('expired');
+    expect(over.controller.store.state.phase.kind).toBe('expired');
   });
 
   it('reports a token that is over at start to the origins allowed to frame the page', async () => {
@@ -187,7 +193,7 @@ describe('the widget controller against the service', () => {
     await widget.controller.start();
     expect(widget.hostLinks).toEqual([ORIGINS]);
     expect(widget.posted).toEqual([{ type: 'TOKEN_EXPIRED' }]);
-    expect(widget.controller.store.state.phase).toBe('expired');
+    expect(widget.controller.store.state.phase.kind).toBe('expired');
   });
 
   it('says a page without a usable token is not valid, and tells no one', async () => {
@@ -195,7 +201,7 @@ describe('the widget controller against the service', () => {
       const widget = nodeWidget(h, token, { baseUrl, frameOrigins: ORIGINS });
       widgets.push(widget);
       await widget.controller.start();
-      expect(widget.controller.store.state.phase).toBe('unauthorized');
+      expect(widget.controller.store.state.phase.kind).toBe('unauthorized');
       expect(widget.posted).toEqual([]);
     }
   });
@@ -211,7 +217,7 @@ describe('the widget controller against the service', () => {
         message: expect.stringContaining('allow="microphone"') as unknown,
       },
     ]);
-    expect(widget.controller.store.state.microphone).toBe('blocked_by_embedder');
+    expect(workspaceOf(widget.controller.store.state)?.microphone).toBe('blocked_by_embedder');
   });
 });
 
@@ -242,20 +248,27 @@ describe.skipIf(missing.length > 0)('the widget controller recording with Pocket
     const widget = nodeWidget(h, token, { baseUrl, audio });
     await widget.controller.start();
     await widget.controller.receive(patient('MRN-A', 'Ann Example'));
-    const first = widget.controller.store.state.sessionId ?? '';
+    const first = currentEncounterOf(widget.controller.store.state)?.encounterId ?? '';
     await widget.controller.recordConsent('verbal', '');
     await widget.controller.startRecording();
-    expect(widget.controller.store.state.recorder.status).toBe('recording');
-    await expect.poll(() => widget.controller.store.state.transcript.length, { timeout: 20_000 }).toBeGreaterThan(0);
+    expect(workspaceOf(widget.controller.store.state)?.recorder.status).toBe('recording');
+    await expect
+      .poll(() => activeEncounterOf(widget.controller.store.state)?.transcript.length, { timeout: 20_000 })
+      .toBeGreaterThan(0);
 
     // Another patient while recording: the recording ends (flushed) under the first, a new encounter opens.
     await widget.controller.receive(patient('MRN-B', 'Bea Example'));
     const state = widget.controller.store.state;
-    expect(state.recorder.status).toBe('idle');
-    expect(state.sessionId).not.toBe(first);
-    expect(state).toMatchObject({ patient: { id: 'MRN-B' }, consent: null, transcript: [], note: null });
+    expect(workspaceOf(state)?.recorder.status).toBe('idle');
+    expect(currentEncounterOf(state)?.encounterId).not.toBe(first);
+    expect(activeEncounterOf(state)).toMatchObject({
+      patient: { id: 'MRN-B' },
+      consent: null,
+      transcript: [],
+      note: null,
+    });
     const before = await encounterOf(h, token, first);
-    const after = await encounterOf(h, token, state.sessionId ?? '');
+    const after = await encounterOf(h, token, currentEncounterOf(state)?.encounterId ?? '');
     expect(before.patientId).toBe('MRN-A');
     expect(before.transcript.text).toMatch(/cough|fever|three days/);
     expect(after.patientId).toBe('MRN-B');
@@ -269,8 +282,9 @@ describe.skipIf(missing.length > 0)('the widget controller recording with Pocket
     const audio = recordedAudio(new Uint8Array(speech.buffer, speech.byteOffset, speech.byteLength), silence(200));
     const widget = nodeWidget(h, token, { baseUrl, audio });
     const connection: string[] = [];
-    widget.controller.store.subscribe(({ recorder }) => {
-      if (connection.at(-1) !== recorder.connection) connection.push(recorder.connection);
+    widget.controller.store.subscribe((state) => {
+      const recorder = workspaceOf(state)?.recorder;
+      if (recorder !== undefined && connection.at(-1) !== recorder.connection) connection.push(recorder.connection);
     });
     await widget.controller.start();
     await widget.controller.receive(patient('MRN-C', 'Cal Example'));
@@ -279,14 +293,17 @@ describe.skipIf(missing.length > 0)('the widget controller recording with Pocket
     // The network drops every socket of the service, as a failure between the widget and it would.
     for (const socket of h.app.websocketServer.clients) socket.terminate();
     await expect.poll(() => connection, { timeout: 20_000 }).toEqual(['online', 'reconnecting', 'online']);
-    expect(widget.controller.store.state.recorder.status).toBe('recording');
-    const text = () => widget.controller.store.state.transcript.map((line) => line.text).join(' ');
+    expect(workspaceOf(widget.controller.store.state)?.recorder.status).toBe('recording');
+    const text = () =>
+      activeEncounterOf(widget.controller.store.state)
+        ?.transcript.map((line) => line.text)
+        .join(' ');
     await expect.poll(text, { timeout: 20_000 }).toMatch(/cough|fever|three days/);
     await widget.controller.stopRecording();
 
-    const { transcript } = widget.controller.store.state;
+    const { transcript } = activeEncounterOf(widget.controller.store.state)!;
     expect(new Set(transcript.map((line) => line.id)).size).toBe(transcript.length);
-    const stored = await encounterOf(h, token, widget.controller.store.state.sessionId ?? '');
+    const stored = await encounterOf(h, token, currentEncounterOf(widget.controller.store.state)?.encounterId ?? '');
     expect(stored.transcript.realtimeSessions).toHaveLength(1);
     expect(stored.transcript.realtimeSessions[0]?.segments.map((segment) => segment.text)).toEqual(
       transcript.map((line) => line.text),

@@ -1,8 +1,8 @@
 import type { PushDocumentMessage, PushNoteMessage, WidgetDocument, WidgetNote } from '@chartwright/protocol';
 
-/** Who a pushed note or document is for: the encounter (SESSION_STARTED's id) and the EMR's own patient id. */
+/** Who a pushed note or document is for: the encounter (the wire's `sessionId`) and the EMR's own patient id. */
 export interface ChartTarget {
-  sessionId: string;
+  encounterId: string;
   patientId: string;
 }
 
@@ -13,7 +13,7 @@ export function pushNoteOf(note: WidgetNote, target: ChartTarget): PushNoteMessa
     note: note.note,
     sections: { ...note.sections },
     transcript: note.transcript,
-    sessionId: target.sessionId,
+    sessionId: target.encounterId,
     patientId: target.patientId,
   };
 }
@@ -26,7 +26,7 @@ export function pushDocumentOf(document: WidgetDocument, target: ChartTarget, pd
     content: document.content,
     documentType: document.pushDocumentType,
     ...(pdfUrl === undefined ? {} : { pdfUrl }),
-    sessionId: target.sessionId,
+    sessionId: target.encounterId,
     patientId: target.patientId,
   };
 }

@@ -8,18 +8,18 @@ import {
   type WebSocketConstructor,
 } from '@chartwright/client';
 
-/** A running audio source feeding a session. */
+/** A running audio source feeding a realtime session. */
 export interface AudioCapture {
   stop(): Promise<void>;
 }
 
 /**
  * Where the audio comes from: the browser's microphone in the widget, a recording in tests. It
- * streams 16 kHz 16-bit mono PCM into the session until stopped.
+ * streams 16 kHz 16-bit mono PCM into the realtime session until stopped.
  */
 export interface AudioInput {
   start(
-    session: RealtimeSession,
+    realtimeSession: RealtimeSession,
     handlers: { onLevel: (level: number) => void; onError: (error: ChartwrightError) => void },
   ): Promise<AudioCapture>;
 }
@@ -30,7 +30,7 @@ export interface RecordingHandlers {
   level: (level: number) => void;
   /** The socket was lost (audio is kept meanwhile) or is back. */
   connection: (state: 'online' | 'reconnecting') => void;
-  /** The session failed for good (the audio until then is stored), or the device went away. */
+  /** The realtime session failed for good (the audio until then is stored), or the device went away. */
   failed: (error: ChartwrightError) => void;
   /** Audio was dropped: the socket has been down longer than the audio kept meanwhile. */
   audioDropped: () => void;
@@ -58,7 +58,7 @@ export class Recording {
   private paused = false;
 
   private constructor(
-    private readonly session: RealtimeSession,
+    private readonly realtimeSession: RealtimeSession,
     private readonly capture: AudioCapture,
   ) {}
 
@@ -70,32 +70,32 @@ export class Recording {
       baseUrl: options.baseUrl,
       ...(options.WebSocket === undefined ? {} : { WebSocket: options.WebSocket }),
     });
-    const session = await client.realtime.connect({
+    const realtimeSession = await client.realtime.connect({
       ...MICROPHONE_AUDIO_FORMAT,
       token: options.token,
       maxBufferedAudioMs: MAX_BUFFERED_AUDIO_MS,
       maxReconnectAttempts: MAX_RECONNECT_ATTEMPTS,
     });
-    session.on('partial', ({ text }) => handlers.partial(text));
-    session.on('final', ({ segment }) => handlers.final(segment));
-    session.on('reconnecting', ({ reason }) => {
+    realtimeSession.on('partial', ({ text }) => handlers.partial(text));
+    realtimeSession.on('final', ({ segment }) => handlers.final(segment));
+    realtimeSession.on('reconnecting', ({ reason }) => {
       if (reason !== 'token_refresh') handlers.connection('reconnecting');
     });
-    session.on('reconnected', () => handlers.connection('online'));
-    session.on('close', ({ error }) => {
+    realtimeSession.on('reconnected', () => handlers.connection('online'));
+    realtimeSession.on('close', ({ error }) => {
       if (error !== undefined) handlers.failed(error);
     });
     try {
-      const capture = await options.input.start(session, {
+      const capture = await options.input.start(realtimeSession, {
         onLevel: handlers.level,
         onError: (error) => {
           if (error.code === 'microphone_ended') handlers.failed(error);
           else handlers.audioDropped();
         },
       });
-      return new Recording(session, capture);
+      return new Recording(realtimeSession, capture);
     } catch (error) {
-      session.close();
+      realtimeSession.close();
       throw error;
     }
   }
@@ -105,26 +105,26 @@ export class Recording {
   }
 
   pause(): void {
-    if (this.paused || this.session.closed) return;
-    this.session.pause();
+    if (this.paused || this.realtimeSession.closed) return;
+    this.realtimeSession.pause();
     this.paused = true;
   }
 
   resume(): void {
-    if (!this.paused || this.session.closed) return;
-    this.session.resume();
+    if (!this.paused || this.realtimeSession.closed) return;
+    this.realtimeSession.resume();
     this.paused = false;
   }
 
   /**
    * Releases the audio device, then flushes: resolves once the last final has arrived (or at once
-   * when the session has already failed, its audio until then being stored).
+   * when the realtime session has already failed, its audio until then being stored).
    */
   async stop(): Promise<void> {
     await this.capture.stop();
-    if (this.session.closed) return;
-    await this.session.stop().catch(() => {
-      // A session that failed while stopping has said why through `failed`.
+    if (this.realtimeSession.closed) return;
+    await this.realtimeSession.stop().catch(() => {
+      // A realtime session that failed while stopping has said why through `failed`.
     });
   }
 }

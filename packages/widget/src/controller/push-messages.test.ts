@@ -40,7 +40,7 @@ const DOCUMENT: WidgetDocument = {
   expiresAt: '2026-01-31T00:00:00.000Z',
 };
 
-const TARGET = { sessionId: 'ses_1', patientId: 'MRN 0042' };
+const TARGET = { encounterId: 'ses_1', patientId: 'MRN 0042' };
 
 describe('pushNoteOf', () => {
   it('carries the note, its sections under the EMR’s keys (empty ones too), the transcript and the ids', () => {

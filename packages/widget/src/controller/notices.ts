@@ -1,0 +1,33 @@
+import { WidgetApiError } from '../api/widget-api-error.js';
+import type { WidgetStore } from './context.js';
+import type { Busy } from './widget-state.js';
+
+/** What the clinician reads about a failed call; the service's message names the problem without PHI. */
+export function describe(error: unknown): string {
+  if (error instanceof WidgetApiError) {
+    if (error.offline) return 'The Chartwright service cannot be reached. Check the connection and try again.';
+    return error.message;
+  }
+  return 'Something went wrong. Try again.';
+}
+
+/**
+ * Runs one of the clinician's actions: `busy` says what is in flight (for progress, and to disable
+ * the buttons it concerns) and an earlier notice goes; a failure becomes an error notice, in
+ * `explain`'s words when the action has better ones for some errors.
+ */
+export async function whileBusy(
+  store: WidgetStore,
+  busy: Busy,
+  action: () => Promise<void>,
+  explain: (error: unknown) => string = describe,
+): Promise<void> {
+  store.dispatch({ type: 'busy', busy });
+  try {
+    await action();
+  } catch (error) {
+    store.dispatch({ type: 'failed', message: explain(error) });
+  } finally {
+    store.dispatch({ type: 'settled' });
+  }
+}
