@@ -4,8 +4,8 @@
  * interface — framing, auth, storage, resampling of other client formats — is engine-agnostic.
  */
 
-/** Why an engine cannot run here, and the exact command that fixes it. */
-export type RecognizerStatus = { available: true } | { available: false; reason: string; installCommand: string };
+/** Why an engine cannot run here, and what makes it run: the command that installs it, or the setting it lacks. */
+export type RecognizerStatus = { available: true } | { available: false; reason: string; installHint: string };
 
 export interface RecognizerStreamOptions {
   /** Engines take one rate; callers resample (see resample.ts) before writing. */

@@ -2,6 +2,7 @@ import { REALTIME_CLOSE_CODES, type RealtimeServerEvent } from '@chartwright/pro
 import type { FastifyBaseLogger } from 'fastify';
 
 import type { Recognizer } from '../asr/recognizer.js';
+import { UNCONFIGURED_RECOGNIZER } from '../asr/unconfigured-recognizer.js';
 import type { Principal } from '../auth/principal.js';
 import type { Clock } from '../clock.js';
 import type { RealtimeConfig } from '../config/config.js';
@@ -57,14 +58,20 @@ export class RealtimeService implements SessionRegistry {
       this.deps.logger.warn({ maxSessions: this.deps.config.maxSessions }, 'realtime session refused: at capacity');
       return;
     }
-    const session = new RealtimeSession(socket, principal, { ...this.deps, registry: this, revalidate }, (closed) => {
-      this.#sessions.delete(closed);
-      const id = closed.id;
-      const settled = closed.settled.finally(() => {
-        if (this.#settling.get(id) === settled) this.#settling.delete(id);
-      });
-      this.#settling.set(id, settled);
-    });
+    const recognizer = this.deps.recognizer ?? UNCONFIGURED_RECOGNIZER;
+    const session = new RealtimeSession(
+      socket,
+      principal,
+      { ...this.deps, recognizer, registry: this, revalidate },
+      (closed) => {
+        this.#sessions.delete(closed);
+        const id = closed.id;
+        const settled = closed.settled.finally(() => {
+          if (this.#settling.get(id) === settled) this.#settling.delete(id);
+        });
+        this.#settling.set(id, settled);
+      },
+    );
     this.#sessions.add(session);
   }
 

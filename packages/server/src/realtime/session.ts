@@ -24,7 +24,6 @@ import type { RawData, WebSocket } from 'ws';
 /** The part of a `ws` socket a session uses. */
 export type RealtimeSocket = Pick<WebSocket, 'on' | 'send' | 'close' | 'readyState' | 'OPEN'>;
 
-import { POCKETSPHINX_INSTALL_COMMAND } from '../asr/index.js';
 import { RecognizerError, servesLanguage, type Recognizer, type RecognizerStream } from '../asr/recognizer.js';
 import type { Principal } from '../auth/principal.js';
 import { generateSecret, hashSecret } from '../auth/secrets.js';
@@ -67,7 +66,7 @@ export interface SessionRegistry {
 }
 
 export interface SessionDependencies {
-  recognizer: Recognizer | undefined;
+  recognizer: Recognizer;
   clock: Clock;
   config: RealtimeConfig;
   logger: FastifyBaseLogger;
@@ -316,8 +315,8 @@ export class RealtimeSession {
       this.error('already_started', 'This session has already started; send start once per socket.');
       return;
     }
-    const languages = this.deps.recognizer?.languages;
-    if (languages !== undefined && languages !== 'any' && !servesLanguage({ languages }, message.language)) {
+    const languages = this.deps.recognizer.languages;
+    if (languages !== 'any' && !servesLanguage({ languages }, message.language)) {
       this.error(
         'unsupported_language',
         `language: this service transcribes ${languages.join(', ')} only; got ${message.language}.`,
@@ -334,13 +333,11 @@ export class RealtimeSession {
       resumed = point;
     }
     const recognizer = this.deps.recognizer;
-    const status = recognizer === undefined ? undefined : await recognizer.status();
-    if (recognizer === undefined || status?.available !== true) {
-      const reason = status?.available === false ? status.reason : 'no speech recognizer is configured';
-      const command = status?.available === false ? status.installCommand : POCKETSPHINX_INSTALL_COMMAND;
+    const status = await recognizer.status();
+    if (!status.available) {
       await this.finish('error', REALTIME_CLOSE_CODES.internalError, {
         code: 'recognizer_unavailable',
-        message: `The speech recognizer is unavailable (${reason}); install it with: ${command}`,
+        message: `The speech recognizer is unavailable (${status.reason}); install it with: ${status.installHint}`,
       });
       return;
     }

@@ -61,10 +61,7 @@ export class PocketSphinxRecognizer implements Recognizer {
     }
     const status = await this.status();
     if (!status.available) {
-      throw new RecognizerError(
-        'recognizer_unavailable',
-        `${status.reason}; install it with: ${status.installCommand}`,
-      );
+      throw new RecognizerError('recognizer_unavailable', `${status.reason}; install it with: ${status.installHint}`);
     }
     return this.pool.open();
   }
