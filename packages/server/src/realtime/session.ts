@@ -9,6 +9,9 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 
 import {
   AUDIO_ENCODINGS,
+  bytesPerFrame,
+  framesIn,
+  RECOGNIZER_SAMPLE_RATE,
   parseRealtimeClientMessage,
   REALTIME_CLOSE_CODES,
   type AudioFormat,
@@ -35,7 +38,7 @@ import type {
   TranscriptSegmentRow,
   TranscriptSegmentsRepository,
 } from '../store/realtime-sessions.js';
-import { bytesPerFrame, decodeFrame, framesIn, RECOGNIZER_SAMPLE_RATE } from './audio.js';
+import { decodeFrame } from './audio.js';
 import { resumeRefusal, segmentOfRow } from './stored-session.js';
 
 /** Audio position between two `ack` events. */

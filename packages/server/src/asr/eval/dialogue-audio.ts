@@ -4,10 +4,12 @@
  * voice and everyone else in the other, with a short pause of room noise between turns: the
  * reference is then what was said, not what flite made of digits and abbreviations.
  */
+import { RECOGNIZER_SAMPLE_RATE } from '@chartwright/protocol';
+
 import { parseConversation } from '../../notes/parse-conversation.js';
 import { scoredWords, spokenWords } from '../vocabulary/spoken-form.js';
 import { concatPcm, roomNoise } from '../pcm.js';
-import { RECOGNIZER_RATE, speak } from './flite.js';
+import { speak } from './flite.js';
 
 export interface Voices {
   clinician: string;
@@ -37,5 +39,5 @@ export function dialogueAudio(dialogue: string, voices: Voices): DialogueAudio {
     for (const text of sentences) reference.push(...scoredWords(text));
   });
   const samples = concatPcm(parts);
-  return { samples, reference, seconds: samples.length / RECOGNIZER_RATE };
+  return { samples, reference, seconds: samples.length / RECOGNIZER_SAMPLE_RATE };
 }

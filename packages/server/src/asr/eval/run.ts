@@ -6,6 +6,8 @@
  */
 import { readFile } from 'node:fs/promises';
 
+import { RECOGNIZER_SAMPLE_RATE } from '@chartwright/protocol';
+
 import { PocketSphinxRecognizer } from '../pocketsphinx/engine.js';
 import { CLINICAL_DIRECTORY, vocabularyFiles } from '../vocabulary/vocabularies.js';
 import { scoredWords } from '../vocabulary/spoken-form.js';
@@ -169,7 +171,7 @@ async function decodeDialogues(
     );
     await Promise.all(
       contenders.map(async ({ recognizer, result }) => {
-        const stream = (await recognizer.openStream({ sampleRate: 16000 })) as PacedStream;
+        const stream = (await recognizer.openStream({ sampleRate: RECOGNIZER_SAMPLE_RATE })) as PacedStream;
         const hypothesis = await transcribe(stream, audio.samples);
         const errors = wordEditDistance(audio.reference, scoredWords(hypothesis));
         result.referenceWords += audio.reference.length;

@@ -5,12 +5,13 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import type { RecognizerErrorEvent, RecognizerStream } from '../recognizer.js';
-import { RECOGNIZER_RATE } from './flite.js';
+import { RECOGNIZER_SAMPLE_RATE } from '@chartwright/protocol';
 
-const FRAME = RECOGNIZER_RATE / 10;
+import type { RecognizerErrorEvent, RecognizerStream } from '../recognizer.js';
+
+const FRAME = RECOGNIZER_SAMPLE_RATE / 10;
 /** Well under the stream's own limit (10 s by default), so pacing never trips the overload check. */
-const MAX_AHEAD = RECOGNIZER_RATE * 2;
+const MAX_AHEAD = RECOGNIZER_SAMPLE_RATE * 2;
 
 export type PacedStream = RecognizerStream & { readonly pendingSamples: number };
 

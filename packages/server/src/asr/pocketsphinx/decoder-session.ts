@@ -10,6 +10,8 @@
  * boundary well before the end (a pause if there is one), and the audio after that boundary is
  * decoded again as the start of the next utterance.
  */
+import { RECOGNIZER_SAMPLE_RATE } from '@chartwright/protocol';
+
 import type { FinalEvent, RecognizedWord } from '../recognizer.js';
 import type { Decoder, Segment } from './native.js';
 
@@ -26,8 +28,8 @@ export interface DecoderSessionOptions {
   maxUtteranceSamples: number;
 }
 
-const SAMPLES_PER_FRAME = 160; // 100 frames per second at 16 kHz
 const MS_PER_FRAME = 10;
+const SAMPLES_PER_FRAME = (RECOGNIZER_SAMPLE_RATE * MS_PER_FRAME) / 1000;
 
 /**
  * Where a long utterance may be cut, in frames before its end: the last words of a hypothesis are
