@@ -7,6 +7,7 @@ import {
   realtimeCloseOutcome,
   realtimeErrorOutcome,
   REALTIME_ERROR_OUTCOMES,
+  type RealtimeFatalErrorCode,
 } from './outcomes.js';
 
 const codes = Object.keys(REALTIME_ERROR_CODES) as RealtimeErrorCode[];
@@ -44,6 +45,14 @@ describe('realtime outcomes', () => {
     ['internal_error', REALTIME_CLOSE_CODES.internalError, 'error'],
   ] as const)('ends the session after a fatal %s with close code %i and reason %s', (code, closeCode, endReason) => {
     expect(REALTIME_ERROR_OUTCOMES[code]).toMatchObject({ fatal: true, closeCode, endReason });
+  });
+
+  it('names the codes that end a session in a type of their own', () => {
+    const fatal: RealtimeFatalErrorCode[] = ['session_limit', 'internal_error'];
+    // @ts-expect-error: a dropped frame's code never ends a session
+    const dropped: RealtimeFatalErrorCode = 'invalid_message';
+    expect(fatal.map((code) => REALTIME_ERROR_OUTCOMES[code].fatal)).toEqual([true, true]);
+    expect(REALTIME_ERROR_OUTCOMES[dropped].fatal).toBe(false);
   });
 
   it('calls only a session limit and an engine that cannot serve beyond resuming', () => {

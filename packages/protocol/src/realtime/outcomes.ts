@@ -27,9 +27,9 @@ export type RealtimeErrorOutcome =
     };
 
 const C = REALTIME_CLOSE_CODES;
-const dropped = Object.freeze({ fatal: false, retryStart: false } as const);
+const dropped = { fatal: false, retryStart: false } as const;
 
-export const REALTIME_ERROR_OUTCOMES: Readonly<Record<RealtimeErrorCode, RealtimeErrorOutcome>> = Object.freeze({
+export const REALTIME_ERROR_OUTCOMES = Object.freeze({
   invalid_message: dropped,
   unknown_message_type: dropped,
   audio_before_start: dropped,
@@ -83,7 +83,12 @@ export const REALTIME_ERROR_OUTCOMES: Readonly<Record<RealtimeErrorCode, Realtim
     retryStart: false,
   },
   internal_error: { fatal: true, closeCode: C.internalError, endReason: 'error', resumable: true, retryStart: true },
-});
+} as const satisfies Record<RealtimeErrorCode, RealtimeErrorOutcome>);
+
+/** The codes of the errors that end a session. */
+export type RealtimeFatalErrorCode = {
+  [K in RealtimeErrorCode]: (typeof REALTIME_ERROR_OUTCOMES)[K]['fatal'] extends true ? K : never;
+}[RealtimeErrorCode];
 
 /** What a close code asks of the client. */
 export type RealtimeCloseOutcome =
@@ -124,7 +129,7 @@ function entry<T>(table: Readonly<Record<PropertyKey, T>>, key: PropertyKey): T 
 
 /** The outcome of an `error` code; undefined for a code this protocol version does not know. */
 export function realtimeErrorOutcome(code: string): RealtimeErrorOutcome | undefined {
-  return entry(REALTIME_ERROR_OUTCOMES, code);
+  return entry<RealtimeErrorOutcome>(REALTIME_ERROR_OUTCOMES, code);
 }
 
 /** The outcome of a close code; codes outside the table (a network's 1006…) ask for a resume. */
