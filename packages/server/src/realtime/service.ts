@@ -1,4 +1,4 @@
-import { REALTIME_CLOSE_CODES, type RealtimeServerEvent } from '@chartwright/protocol';
+import { REALTIME_ERROR_OUTCOMES, type RealtimeServerEvent } from '@chartwright/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 
 import type { Recognizer } from '../asr/recognizer.js';
@@ -6,7 +6,8 @@ import { UNCONFIGURED_RECOGNIZER } from '../asr/unconfigured-recognizer.js';
 import type { Principal } from '../auth/principal.js';
 import type { Clock } from '../clock.js';
 import type { RealtimeConfig } from '../config/config.js';
-import { RealtimeSession, type RealtimeSocket, type RealtimeStore, type SessionRegistry } from './session.js';
+import type { RealtimeStore } from './session-records.js';
+import { RealtimeSession, type RealtimeSocket, type SessionRegistry } from './session.js';
 
 export interface RealtimeSessionInfo {
   id: string;
@@ -51,10 +52,10 @@ export class RealtimeService implements SessionRegistry {
         type: 'error',
         code: 'at_capacity',
         message: `This instance serves ${this.deps.config.maxSessions} realtime sessions at once; retry shortly.`,
-        fatal: true,
+        fatal: REALTIME_ERROR_OUTCOMES.at_capacity.fatal,
       };
       socket.send(JSON.stringify(event));
-      socket.close(REALTIME_CLOSE_CODES.tryAgainLater, 'at_capacity');
+      socket.close(REALTIME_ERROR_OUTCOMES.at_capacity.closeCode, 'at_capacity');
       this.deps.logger.warn({ maxSessions: this.deps.config.maxSessions }, 'realtime session refused: at capacity');
       return;
     }
@@ -66,7 +67,7 @@ export class RealtimeService implements SessionRegistry {
       (closed) => {
         this.#sessions.delete(closed);
         const id = closed.id;
-        const settled = closed.settled.finally(() => {
+        const settled = closed.done().finally(() => {
           if (this.#settling.get(id) === settled) this.#settling.delete(id);
         });
         this.#settling.set(id, settled);
