@@ -13,7 +13,7 @@ export interface RecognizerStreamOptions {
   sampleRate: typeof RECOGNIZER_SAMPLE_RATE;
   /** Hints only: engines that cannot add words at run time (PocketSphinx) ignore them. */
   vocabulary?: readonly string[];
-  /** The session's BCP 47 tag (`en-US`); engines that serve one language ignore it. */
+  /** The realtime session's BCP 47 tag (`en-US`); engines that serve one language ignore it. */
   language?: string;
 }
 

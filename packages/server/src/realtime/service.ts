@@ -7,7 +7,7 @@ import type { Principal } from '../auth/principal.js';
 import type { Clock } from '../clock.js';
 import type { RealtimeConfig } from '../config/config.js';
 import type { RealtimeStore } from './session-records.js';
-import { RealtimeSession, type RealtimeSocket, type SessionRegistry } from './session.js';
+import { RealtimeSession, type RealtimeSocket, type RealtimeSessionRegistry } from './session.js';
 
 export interface RealtimeSessionInfo {
   id: string;
@@ -21,7 +21,7 @@ export interface RealtimeSessionInfo {
  * resume consults (a session still open here is not resumed twice; one still storing its last
  * segments is waited for), and shutdown.
  */
-export class RealtimeService implements SessionRegistry {
+export class RealtimeService implements RealtimeSessionRegistry {
   readonly #sessions = new Set<RealtimeSession>();
   /** Sessions whose socket closed and that are still storing their last segments, by session id. */
   readonly #settling = new Map<string, Promise<void>>();

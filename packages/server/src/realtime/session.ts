@@ -36,20 +36,20 @@ type CommandOf<T extends SessionCommand['type']> = Extract<SessionCommand, { typ
 export type RealtimeSocket = Pick<WebSocket, 'on' | 'send' | 'close' | 'readyState' | 'OPEN'>;
 
 /** The instance's sessions, as a resume sees them. */
-export interface SessionRegistry {
+export interface RealtimeSessionRegistry {
   /** True when an open socket of this instance (other than `except`) carries session `id`. */
   holds(id: string, except?: RealtimeSession): boolean;
   /** Resolves once a session of this instance that lost its socket has stored its last segments. */
   settled(id: string): Promise<void>;
 }
 
-export interface SessionDependencies {
+export interface RealtimeSessionDependencies {
   recognizer: Recognizer;
   clock: Clock;
   config: RealtimeConfig;
   logger: FastifyBaseLogger;
   store: RealtimeStore;
-  registry: SessionRegistry;
+  registry: RealtimeSessionRegistry;
   /** Throws when the credential that opened the socket no longer authenticates (revoked, expired). */
   revalidate: () => Promise<void>;
 }
@@ -82,7 +82,7 @@ export class RealtimeSession {
   constructor(
     private readonly socket: RealtimeSocket,
     readonly principal: Principal,
-    private readonly deps: SessionDependencies,
+    private readonly deps: RealtimeSessionDependencies,
     private readonly onClosed: (session: RealtimeSession) => void,
   ) {
     const { config, store, clock, logger } = deps;

@@ -6,7 +6,7 @@
  *
  * `status()` reports the engine available whenever it is configured: it makes no request, so
  * `/readyz` neither spends transcription money nor depends on a third party. A wrong key or an
- * unreachable server shows on the first utterance, as a coded error of that session.
+ * unreachable server shows on the first utterance, as a coded error of that realtime session.
  *
  * Logs engine, model, statuses, attempts, audio lengths and timings; never audio, transcripts,
  * prompts or the key.
