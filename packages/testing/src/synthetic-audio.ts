@@ -1,5 +1,6 @@
 /** Deterministic 16 kHz mono test signals: room noise, tones, and their concatenation. */
-import { concatPcm, PCM_SAMPLE_RATE, roomNoise } from '@chartwright/server/tools/speech/pcm.js';
+import { RECOGNIZER_SAMPLE_RATE as PCM_SAMPLE_RATE } from '@chartwright/protocol';
+import { concatPcm, roomNoise } from '@chartwright/server/tools/speech/pcm.js';
 
 export { concatPcm, roomNoise };
 export const SAMPLE_RATE = PCM_SAMPLE_RATE;

@@ -1,3 +1,5 @@
+import { RECOGNIZER_SAMPLE_RATE } from '@chartwright/protocol';
+
 import type { ChartwrightError } from '../errors.js';
 import { RealtimeError } from '../realtime/errors.js';
 import type { RealtimeSession } from '../realtime/session.js';
@@ -9,10 +11,13 @@ import {
   type PcmProcessorOptions,
 } from './pcm-worklet.js';
 
-/** What the helper streams: the session must be opened with this format. */
+/**
+ * What the helper streams, at the recognizer's own rate (nothing to resample on the service): the
+ * session must be opened with this format.
+ */
 export const MICROPHONE_AUDIO_FORMAT = Object.freeze({
   encoding: 'pcm_s16le',
-  sampleRate: 16_000,
+  sampleRate: RECOGNIZER_SAMPLE_RATE,
   channels: 1,
 } as const);
 
@@ -68,8 +73,9 @@ export async function startMicrophone(session: RealtimeSession, options: Microph
     channels !== MICROPHONE_AUDIO_FORMAT.channels
   ) {
     throw new MicrophoneError(
-      `The microphone helper streams pcm_s16le at 16000 Hz, mono; this session takes ${encoding} at ${sampleRate} Hz, ` +
-        `${channels} channel(s). Connect with { encoding: 'pcm_s16le', sampleRate: 16000 }.`,
+      `The microphone helper streams pcm_s16le at ${MICROPHONE_AUDIO_FORMAT.sampleRate} Hz, mono; this session ` +
+        `takes ${encoding} at ${sampleRate} Hz, ${channels} channel(s). ` +
+        `Connect with { encoding: 'pcm_s16le', sampleRate: ${MICROPHONE_AUDIO_FORMAT.sampleRate} }.`,
       'unsupported_session_format',
     );
   }
@@ -105,30 +111,39 @@ export async function startMicrophone(session: RealtimeSession, options: Microph
   }
 }
 
-async function capture(
-  session: RealtimeSession,
-  stream: MediaStream,
-  context: AudioContext,
-  options: MicrophoneOptions,
-): Promise<Microphone> {
+/** The PCM processor, loaded from a Blob URL so the library stays one file. */
+async function loadProcessor(context: AudioContext): Promise<void> {
   const moduleUrl = URL.createObjectURL(new Blob([PCM_WORKLET_SOURCE], { type: 'text/javascript' }));
   try {
     await context.audioWorklet.addModule(moduleUrl);
   } finally {
     URL.revokeObjectURL(moduleUrl);
   }
+}
+
+function processorNode(context: AudioContext, options: MicrophoneOptions): AudioWorkletNode {
   const processorOptions: PcmProcessorOptions = {
     targetRate: MICROPHONE_AUDIO_FORMAT.sampleRate,
     chunkSamples: Math.round(((options.chunkMs ?? DEFAULT_CHUNK_MS) * MICROPHONE_AUDIO_FORMAT.sampleRate) / 1000),
   };
-  const source = context.createMediaStreamSource(stream);
-  const node = new AudioWorkletNode(context, PCM_PROCESSOR_NAME, {
+  return new AudioWorkletNode(context, PCM_PROCESSOR_NAME, {
     numberOfInputs: 1,
     numberOfOutputs: 1,
     channelCount: 1,
     channelCountMode: 'explicit',
     processorOptions,
   });
+}
+
+async function capture(
+  session: RealtimeSession,
+  stream: MediaStream,
+  context: AudioContext,
+  options: MicrophoneOptions,
+): Promise<Microphone> {
+  await loadProcessor(context);
+  const source = context.createMediaStreamSource(stream);
+  const node = processorNode(context, options);
   let stopped = false;
   const stop = async () => {
     if (stopped) return;

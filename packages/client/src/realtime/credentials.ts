@@ -47,14 +47,17 @@ export class RealtimeCredentials {
     return credential;
   }
 
+  /** True when another credential can come from this source: a fixed token cannot be replaced. */
+  get renewable(): boolean {
+    return this.source.kind !== 'fixed';
+  }
+
   /**
    * The service refused the current credential (or it is about to expire): the next `get()`
-   * fetches another. Returns false when no other can come from this source, which ends the session.
+   * fetches another, when the source can give one.
    */
-  invalidate(): boolean {
-    if (this.source.kind === 'fixed') return false;
-    this.current = undefined;
-    return true;
+  invalidate(): void {
+    if (this.renewable) this.current = undefined;
   }
 
   /** When the current credential expires (epoch ms), when known. */

@@ -1,4 +1,4 @@
-import type { AudioFormat } from '@chartwright/protocol';
+import { bytesPerFrame, type AudioFormat } from '@chartwright/protocol';
 
 import { RealtimeBufferOverflowError } from './errors.js';
 
@@ -6,10 +6,6 @@ interface Chunk {
   /** Position of the chunk's first byte in the session's audio, in bytes. */
   offset: number;
   bytes: Uint8Array;
-}
-
-function bytesPerFrame(format: AudioFormat): number {
-  return (format.encoding === 'pcm_s16le' ? 2 : 4) * format.channels;
 }
 
 /**

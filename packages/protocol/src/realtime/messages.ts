@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { AUDIO_ENCODINGS, REALTIME_LIMITS } from './constants.js';
+import { AUDIO_ENCODINGS, REALTIME_END_REASONS, REALTIME_LIMITS } from './constants.js';
 
 /**
  * The realtime transcription WebSocket's messages. Audio travels in binary frames; everything
@@ -136,7 +136,7 @@ export const errorEventSchema = z.object({
 export const endedEventSchema = z.object({
   type: z.literal('ended'),
   sessionId: z.string(),
-  reason: z.enum(['stopped', 'idle_timeout', 'session_limit', 'credential_expired', 'server_shutdown', 'error']),
+  reason: z.enum(REALTIME_END_REASONS),
   audioMs: z.number(),
   segments: z.int(),
 });

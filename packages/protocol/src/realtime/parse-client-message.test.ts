@@ -49,8 +49,14 @@ describe('parseRealtimeClientMessage', () => {
     [
       'an unsupported encoding',
       '{"type":"start","audio":{"encoding":"opus","sampleRate":16000}}',
-      'invalid_message',
-      'audio.encoding: must be one of pcm_s16le, pcm_f32le',
+      'unsupported_encoding',
+      'audio.encoding: must be one of pcm_s16le, pcm_f32le.',
+    ],
+    [
+      'an unsupported encoding beside other invalid fields',
+      '{"type":"start","audio":{"encoding":"opus","sampleRate":96000},"now":true}',
+      'unsupported_encoding',
+      'audio.encoding: must be one of pcm_s16le, pcm_f32le.',
     ],
     [
       'a sample rate out of range',

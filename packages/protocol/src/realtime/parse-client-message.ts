@@ -1,12 +1,26 @@
 import { formatDetail, validate } from '../validation.js';
+import { AUDIO_ENCODINGS } from './constants.js';
 import type { RealtimeErrorCode } from './errors.js';
 import { realtimeClientMessageSchema, type RealtimeClientMessage } from './messages.js';
 
 export type ClientMessageParse =
   | { ok: true; message: RealtimeClientMessage }
-  | { ok: false; code: Extract<RealtimeErrorCode, 'invalid_message' | 'unknown_message_type'>; message: string };
+  | {
+      ok: false;
+      code: Extract<RealtimeErrorCode, 'invalid_message' | 'unknown_message_type' | 'unsupported_encoding'>;
+      message: string;
+    };
 
 const KNOWN_TYPES = new Set(['start', 'finalize', 'pause', 'resume', 'keepalive', 'stop']);
+
+/** A `start` naming an encoding the service does not take has its own code, whatever else is wrong with it. */
+function unsupportedEncoding(value: object): string | undefined {
+  const { audio } = value as { audio?: unknown };
+  if (typeof audio !== 'object' || audio === null) return undefined;
+  const { encoding } = audio as { encoding?: unknown };
+  if (typeof encoding !== 'string' || (AUDIO_ENCODINGS as readonly string[]).includes(encoding)) return undefined;
+  return `audio.encoding: must be one of ${AUDIO_ENCODINGS.join(', ')}.`;
+}
 
 /**
  * Parses a text frame into a client message, or says what is wrong with it in words fit for an
@@ -33,6 +47,8 @@ export function parseRealtimeClientMessage(text: string): ClientMessageParse {
       message: `type: must be one of ${[...KNOWN_TYPES].join(', ')}.`,
     };
   }
+  const encodingProblem = type === 'start' ? unsupportedEncoding(value as object) : undefined;
+  if (encodingProblem !== undefined) return { ok: false, code: 'unsupported_encoding', message: encodingProblem };
   const result = validate(realtimeClientMessageSchema, value);
   if (result.ok) return { ok: true, message: result.value };
   return { ok: false, code: 'invalid_message', message: result.details.map(formatDetail).join('; ') };

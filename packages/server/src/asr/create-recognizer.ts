@@ -40,7 +40,7 @@ export async function createRecognizer(
     });
   } else {
     logger.warn(
-      { reason: status.reason, install: status.installCommand },
+      { reason: status.reason, install: status.installHint },
       'speech recognizer unavailable; realtime sessions will be refused',
     );
   }

@@ -3,16 +3,17 @@
  * 16-bit PCM into utterance-level `final` segments (and interim `partial`s); everything above this
  * interface — framing, auth, storage, resampling of other client formats — is engine-agnostic.
  */
+import type { RECOGNIZER_SAMPLE_RATE } from '@chartwright/protocol';
 
-/** Why an engine cannot run here, and the exact command that fixes it. */
-export type RecognizerStatus = { available: true } | { available: false; reason: string; installCommand: string };
+/** Why an engine cannot run here, and what makes it run: the command that installs it, or the setting it lacks. */
+export type RecognizerStatus = { available: true } | { available: false; reason: string; installHint: string };
 
 export interface RecognizerStreamOptions {
   /** Engines take one rate; callers resample (see resample.ts) before writing. */
-  sampleRate: 16000;
+  sampleRate: typeof RECOGNIZER_SAMPLE_RATE;
   /** Hints only: engines that cannot add words at run time (PocketSphinx) ignore them. */
   vocabulary?: readonly string[];
-  /** The session's BCP 47 tag (`en-US`); engines that serve one language ignore it. */
+  /** The realtime session's BCP 47 tag (`en-US`); engines that serve one language ignore it. */
   language?: string;
 }
 

@@ -6,6 +6,7 @@
  * louder or quieter. Pure and deterministic: the same samples, however they are chunked, give the
  * same utterances; utterances never overlap and come out in stream order.
  */
+import { RECOGNIZER_SAMPLE_RATE } from '@chartwright/protocol';
 
 export interface VadOptions {
   sampleRate: number;
@@ -31,7 +32,7 @@ export interface VadOptions {
 }
 
 export const DEFAULT_VAD_OPTIONS: Readonly<VadOptions> = Object.freeze({
-  sampleRate: 16_000,
+  sampleRate: RECOGNIZER_SAMPLE_RATE,
   frameMs: 10,
   speechStartMs: 80,
   speechEndMs: 400,

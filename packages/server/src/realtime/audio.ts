@@ -1,25 +1,13 @@
 /**
  * Turns the client's binary frames (interleaved little-endian PCM in the declared encoding) into
- * one 16 kHz 16-bit mono stream per channel, the recognizer's input.
+ * one stream per channel of the recognizer's input: 16-bit mono at its sample rate.
  */
-import type { AudioFormat } from '@chartwright/protocol';
+import { framesIn, RECOGNIZER_SAMPLE_RATE, type AudioFormat } from '@chartwright/protocol';
 
 import { resampleLinear } from '../asr/resample.js';
 
-export const RECOGNIZER_SAMPLE_RATE = 16_000;
-
-export function bytesPerFrame(format: AudioFormat): number {
-  return (format.encoding === 'pcm_s16le' ? 2 : 4) * format.channels;
-}
-
-/** Samples per channel in `bytes` of audio; undefined when `bytes` is not whole sample frames. */
-export function framesIn(format: AudioFormat, bytes: number): number | undefined {
-  const size = bytesPerFrame(format);
-  return bytes % size === 0 ? bytes / size : undefined;
-}
-
-/** Splits an aligned frame into 16 kHz Int16 PCM, one array per channel. */
-export function decodeFrame(format: AudioFormat, data: Buffer): Int16Array[] {
+/** Splits an aligned frame into Int16 PCM at the recognizer's rate, one array per channel. */
+export function decodeFrame(format: AudioFormat, data: Uint8Array): Int16Array[] {
   const frames = framesIn(format, data.byteLength);
   if (frames === undefined) throw new RangeError('frame is not a whole number of samples');
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);

@@ -1,11 +1,13 @@
-import { REALTIME_CLOSE_CODES, type RealtimeServerEvent } from '@chartwright/protocol';
+import { REALTIME_ERROR_OUTCOMES, type RealtimeServerEvent } from '@chartwright/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 
 import type { Recognizer } from '../asr/recognizer.js';
+import { UNCONFIGURED_RECOGNIZER } from '../asr/unconfigured-recognizer.js';
 import type { Principal } from '../auth/principal.js';
 import type { Clock } from '../clock.js';
 import type { RealtimeConfig } from '../config/config.js';
-import { RealtimeSession, type RealtimeSocket, type RealtimeStore, type SessionRegistry } from './session.js';
+import type { RealtimeStore } from './session-records.js';
+import { RealtimeSession, type RealtimeSocket, type RealtimeSessionRegistry } from './session.js';
 
 export interface RealtimeSessionInfo {
   id: string;
@@ -19,7 +21,7 @@ export interface RealtimeSessionInfo {
  * resume consults (a session still open here is not resumed twice; one still storing its last
  * segments is waited for), and shutdown.
  */
-export class RealtimeService implements SessionRegistry {
+export class RealtimeService implements RealtimeSessionRegistry {
   readonly #sessions = new Set<RealtimeSession>();
   /** Sessions whose socket closed and that are still storing their last segments, by session id. */
   readonly #settling = new Map<string, Promise<void>>();
@@ -50,21 +52,27 @@ export class RealtimeService implements SessionRegistry {
         type: 'error',
         code: 'at_capacity',
         message: `This instance serves ${this.deps.config.maxSessions} realtime sessions at once; retry shortly.`,
-        fatal: true,
+        fatal: REALTIME_ERROR_OUTCOMES.at_capacity.fatal,
       };
       socket.send(JSON.stringify(event));
-      socket.close(REALTIME_CLOSE_CODES.tryAgainLater, 'at_capacity');
+      socket.close(REALTIME_ERROR_OUTCOMES.at_capacity.closeCode, 'at_capacity');
       this.deps.logger.warn({ maxSessions: this.deps.config.maxSessions }, 'realtime session refused: at capacity');
       return;
     }
-    const session = new RealtimeSession(socket, principal, { ...this.deps, registry: this, revalidate }, (closed) => {
-      this.#sessions.delete(closed);
-      const id = closed.id;
-      const settled = closed.settled.finally(() => {
-        if (this.#settling.get(id) === settled) this.#settling.delete(id);
-      });
-      this.#settling.set(id, settled);
-    });
+    const recognizer = this.deps.recognizer ?? UNCONFIGURED_RECOGNIZER;
+    const session = new RealtimeSession(
+      socket,
+      principal,
+      { ...this.deps, recognizer, registry: this, revalidate },
+      (closed) => {
+        this.#sessions.delete(closed);
+        const id = closed.id;
+        const settled = closed.done().finally(() => {
+          if (this.#settling.get(id) === settled) this.#settling.delete(id);
+        });
+        this.#settling.set(id, settled);
+      },
+    );
     this.#sessions.add(session);
   }
 

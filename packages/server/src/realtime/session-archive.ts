@@ -9,7 +9,7 @@ import type { Clock } from '../clock.js';
 import type { RealtimeConfig } from '../config/config.js';
 import { AppError } from '../errors.js';
 import type { RealtimeSessionRow } from '../store/realtime-sessions.js';
-import type { RealtimeStore } from './session.js';
+import type { RealtimeStore } from './session-records.js';
 import { resumeRefusal, segmentOfRow } from './stored-session.js';
 
 const DAY_MS = 86_400_000;

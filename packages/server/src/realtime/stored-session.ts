@@ -2,18 +2,16 @@
  * What a stored realtime session is, read back from the database: whether it can still be resumed,
  * and its segments in the protocol's shape. Shared by the socket's resume and the REST read-back.
  */
-import type { TranscriptSegment } from '@chartwright/protocol';
+import { isResumableEndReason, type TranscriptSegment } from '@chartwright/protocol';
 
 import type { RealtimeSessionRow, TranscriptSegmentRow } from '../store/realtime-sessions.js';
 
 /** A session that lost its socket (or ended resumably) may be resumed this long after its last activity. */
 export const RESUME_WINDOW_MS = 10 * 60_000;
-/** Sessions that ended for these reasons cannot be resumed. */
-const FINAL_END_REASONS: ReadonlySet<string> = new Set(['stopped', 'session_limit']);
 
 /** Why the session can no longer be resumed, or undefined when it can. */
 export function resumeRefusal(row: RealtimeSessionRow, now: number, maxSessionSeconds: number): string | undefined {
-  if (row.end_reason !== null && FINAL_END_REASONS.has(row.end_reason)) {
+  if (row.end_reason !== null && !isResumableEndReason(row.end_reason)) {
     return `The session ended (${row.end_reason}) and cannot be resumed; start a new one.`;
   }
   if (now - (row.ended_at ?? row.last_seen_at) > RESUME_WINDOW_MS) {

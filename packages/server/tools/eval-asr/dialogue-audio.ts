@@ -4,9 +4,10 @@
  * voice and everyone else in the other, with a short pause of room noise between turns: the
  * reference is then what was said, not what flite made of digits and abbreviations.
  */
+import { RECOGNIZER_SAMPLE_RATE } from '@chartwright/protocol';
 import { parseConversation } from '@chartwright/server/internal/text/parse-conversation.js';
 
-import { RECOGNIZER_RATE, speak } from '../speech/flite.js';
+import { speak } from '../speech/flite.js';
 import { concatPcm, roomNoise } from '../speech/pcm.js';
 import { scoredWords, spokenWords } from '../speech/spoken-form.js';
 
@@ -38,5 +39,5 @@ export function dialogueAudio(dialogue: string, voices: Voices): DialogueAudio {
     for (const text of sentences) reference.push(...scoredWords(text));
   });
   const samples = concatPcm(parts);
-  return { samples, reference, seconds: samples.length / RECOGNIZER_RATE };
+  return { samples, reference, seconds: samples.length / RECOGNIZER_SAMPLE_RATE };
 }

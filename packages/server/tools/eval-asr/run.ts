@@ -6,6 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 
+import { RECOGNIZER_SAMPLE_RATE } from '@chartwright/protocol';
 import { PocketSphinxRecognizer } from '@chartwright/server/internal/asr/pocketsphinx/engine.js';
 import { CLINICAL_DIRECTORY, vocabularyFiles } from '@chartwright/server/internal/asr/vocabularies.js';
 import { optionValue, UsageError } from '@chartwright/server/internal/cli/usage.js';
@@ -140,7 +141,7 @@ async function startContender(
     secondPass: args.secondPass,
   });
   const status = await recognizer.status();
-  if (!status.available) throw new Error(`${name}: ${status.reason}; install with: ${status.installCommand}`);
+  if (!status.available) throw new Error(`${name}: ${status.reason}; install with: ${status.installHint}`);
   const started = performance.now();
   await recognizer.warmUp();
   const loadMs = performance.now() - started;
@@ -153,6 +154,33 @@ async function startContender(
     cpuAtStart,
     result: { name, referenceWords: 0, errors: 0, audioSeconds: 0, cpuSeconds: 0, loadMs, dialogues: [] },
   };
+}
+
+/** Streams each dialogue through every contender at once, adding up its words, errors and audio. */
+async function decodeDialogues(
+  contenders: readonly Contender[],
+  dialogues: readonly DialogueRecord[],
+  voices: Voices,
+  output: Output,
+): Promise<void> {
+  for (const [index, record] of dialogues.entries()) {
+    const audio = dialogueAudio(record.dialogue, voices);
+    output.stderr(
+      `eval:asr: ${index + 1}/${dialogues.length} ${record.id}: ${audio.reference.length} words, ` +
+        `${(audio.seconds / 60).toFixed(1)} min of speech\n`,
+    );
+    await Promise.all(
+      contenders.map(async ({ recognizer, result }) => {
+        const stream = (await recognizer.openStream({ sampleRate: RECOGNIZER_SAMPLE_RATE })) as PacedStream;
+        const hypothesis = await transcribe(stream, audio.samples);
+        const errors = wordEditDistance(audio.reference, scoredWords(hypothesis));
+        result.referenceWords += audio.reference.length;
+        result.errors += errors;
+        result.audioSeconds += audio.seconds;
+        result.dialogues.push({ id: record.id, referenceWords: audio.reference.length, errors });
+      }),
+    );
+  }
 }
 
 export interface Output {
@@ -183,24 +211,7 @@ export async function runAsrEval(
 
   const contenders = await Promise.all([startContender('stock', args), startContender('clinical', args)]);
   try {
-    for (const [index, record] of dialogues.entries()) {
-      const audio = dialogueAudio(record.dialogue, args.voices);
-      output.stderr(
-        `eval:asr: ${index + 1}/${dialogues.length} ${record.id}: ${audio.reference.length} words, ` +
-          `${(audio.seconds / 60).toFixed(1)} min of speech\n`,
-      );
-      await Promise.all(
-        contenders.map(async ({ recognizer, result }) => {
-          const stream = (await recognizer.openStream({ sampleRate: 16000 })) as PacedStream;
-          const hypothesis = await transcribe(stream, audio.samples);
-          const errors = wordEditDistance(audio.reference, scoredWords(hypothesis));
-          result.referenceWords += audio.reference.length;
-          result.errors += errors;
-          result.audioSeconds += audio.seconds;
-          result.dialogues.push({ id: record.id, referenceWords: audio.reference.length, errors });
-        }),
-      );
-    }
+    await decodeDialogues(contenders, dialogues, args.voices, output);
     for (const contender of contenders) {
       const cpu = processCpuSeconds(contender.pid);
       if (cpu === null) throw new Error(`${contender.result.name}: its worker process is gone`);

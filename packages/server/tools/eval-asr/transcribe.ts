@@ -5,13 +5,12 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 
+import { RECOGNIZER_SAMPLE_RATE } from '@chartwright/protocol';
 import type { RecognizerErrorEvent, RecognizerStream } from '@chartwright/server/internal/asr/recognizer.js';
 
-import { RECOGNIZER_RATE } from '../speech/flite.js';
-
-const FRAME = RECOGNIZER_RATE / 10;
+const FRAME = RECOGNIZER_SAMPLE_RATE / 10;
 /** Well under the stream's own limit (10 s by default), so pacing never trips the overload check. */
-const MAX_AHEAD = RECOGNIZER_RATE * 2;
+const MAX_AHEAD = RECOGNIZER_SAMPLE_RATE * 2;
 
 export type PacedStream = RecognizerStream & { readonly pendingSamples: number };
 

@@ -7,10 +7,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { RECOGNIZER_SAMPLE_RATE } from '@chartwright/protocol';
 import { resampleLinear } from '@chartwright/server/internal/asr/resample.js';
 import { parseWav } from '@chartwright/server/internal/asr/wav.js';
-
-export const RECOGNIZER_RATE = 16_000;
 
 /** `text` spoken by a flite voice (`slt`, `rms`, `awb`, `kal`…), as 16 kHz mono 16-bit samples. */
 export function speak(text: string, voice: string): Int16Array {
@@ -19,7 +18,7 @@ export function speak(text: string, voice: string): Int16Array {
     const file = join(directory, 'speech.wav');
     execFileSync('flite', ['-voice', voice, '-t', text, '-o', file], { stdio: ['ignore', 'ignore', 'pipe'] });
     const wav = parseWav(readFileSync(file));
-    return resampleLinear(wav.samples, wav.sampleRate, RECOGNIZER_RATE);
+    return resampleLinear(wav.samples, wav.sampleRate, RECOGNIZER_SAMPLE_RATE);
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }

@@ -1,5 +1,5 @@
-/** Building blocks of 16 kHz mono 16-bit PCM that the evaluation and the tests assemble audio from. */
-export const PCM_SAMPLE_RATE = 16_000;
+/** Building blocks of the recognizer's 16 kHz mono 16-bit PCM that the evaluation and the tests assemble audio from. */
+import { RECOGNIZER_SAMPLE_RATE } from '@chartwright/protocol';
 
 /**
  * White noise of peak `amplitude` (40 ≈ -69 dBFS: a quiet room), rather than digital zeros, which the
@@ -7,7 +7,7 @@ export const PCM_SAMPLE_RATE = 16_000;
  */
 export function roomNoise(ms: number, amplitude = 40, seed = 1): Int16Array {
   let state = seed;
-  return Int16Array.from({ length: Math.round((ms * PCM_SAMPLE_RATE) / 1000) }, () => {
+  return Int16Array.from({ length: Math.round((ms * RECOGNIZER_SAMPLE_RATE) / 1000) }, () => {
     state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
     return Math.round((state / 2 ** 31 - 0.5) * amplitude);
   });

@@ -6,11 +6,13 @@
  *
  * `status()` reports the engine available whenever it is configured: it makes no request, so
  * `/readyz` neither spends transcription money nor depends on a third party. A wrong key or an
- * unreachable server shows on the first utterance, as a coded error of that session.
+ * unreachable server shows on the first utterance, as a coded error of that realtime session.
  *
  * Logs engine, model, statuses, attempts, audio lengths and timings; never audio, transcripts,
  * prompts or the key.
  */
+import { RECOGNIZER_SAMPLE_RATE as SAMPLE_RATE } from '@chartwright/protocol';
+
 import type { FetchFunction } from '../../openai-http.js';
 import {
   RecognizerError,
@@ -22,8 +24,6 @@ import {
 import type { VadOptions } from '../vad.js';
 import { OpenAiStream } from './stream.js';
 import { Transcriber, type TranscriberLogger } from './transcriber.js';
-
-const SAMPLE_RATE = 16_000;
 
 export interface OpenAiRecognizerOptions {
   /** The API root, `/audio/transcriptions` is appended: `http://localhost:8000/v1`, `https://api.openai.com/v1`. */

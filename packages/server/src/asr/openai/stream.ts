@@ -18,7 +18,7 @@ import type { Transcriber } from './transcriber.js';
 
 export interface OpenAiStreamOptions {
   sampleRate: number;
-  /** ISO 639-1, from the session's BCP 47 tag. */
+  /** ISO 639-1, from the realtime session's BCP 47 tag. */
   language: string | undefined;
   /** Whisper's way to bias vocabulary: the hints, as text the model continues from. */
   prompt: string | undefined;

@@ -110,5 +110,5 @@ export function checkInstallation(
 }
 
 export function unavailable(reason: string): RecognizerStatus {
-  return { available: false, reason, installCommand: INSTALL_COMMAND };
+  return { available: false, reason, installHint: INSTALL_COMMAND };
 }

@@ -11,7 +11,7 @@ describe('PocketSphinxRecognizer without its packages', () => {
     expect(status).toEqual({
       available: false,
       reason: expect.stringContaining('/nonexistent/libpocketsphinx.so.3') as unknown,
-      installCommand: INSTALL_COMMAND,
+      installHint: INSTALL_COMMAND,
     });
     expect(INSTALL_COMMAND).toMatch(/^apt-get install -y .*libpocketsphinx3.*pocketsphinx-en-us/);
     await expect(recognizer.openStream({ sampleRate: 16000 })).rejects.toMatchObject({

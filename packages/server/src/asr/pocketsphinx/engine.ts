@@ -5,6 +5,8 @@
  */
 import { fileURLToPath } from 'node:url';
 
+import { RECOGNIZER_SAMPLE_RATE as SAMPLE_RATE } from '@chartwright/protocol';
+
 import {
   RecognizerError,
   type Recognizer,
@@ -15,8 +17,6 @@ import {
 import { checkInstallation, decoderArgs, DEFAULT_OPTIONS, unavailable, type PocketSphinxOptions } from './config.js';
 import { WorkerPool } from './pool.js';
 import type { PocketSphinxStream } from './stream.js';
-
-const SAMPLE_RATE = 16_000;
 
 /** The compiled worker next to this module; from sources (tests), its build in dist/. */
 export function defaultWorkerPath(): string {
@@ -61,10 +61,7 @@ export class PocketSphinxRecognizer implements Recognizer {
     }
     const status = await this.status();
     if (!status.available) {
-      throw new RecognizerError(
-        'recognizer_unavailable',
-        `${status.reason}; install it with: ${status.installCommand}`,
-      );
+      throw new RecognizerError('recognizer_unavailable', `${status.reason}; install it with: ${status.installHint}`);
     }
     return this.pool.open();
   }

@@ -11,7 +11,7 @@ import type { FinalEvent, RecognizedWord, RecognizerErrorEvent, RecognizerStream
 import { decoderArgs, DEFAULT_OPTIONS } from './config.js';
 import { PocketSphinxRecognizer } from './engine.js';
 import { loadPocketSphinx, type Decoder } from './native.js';
-import { DecoderSession } from './session.js';
+import { DecoderSession } from './decoder-session.js';
 
 /**
  * Needs Debian's libpocketsphinx3, pocketsphinx-en-us, pocketsphinx-testdata and flite. Locally

@@ -7,19 +7,19 @@
  */
 import { loadPocketSphinx, type Decoder } from './native.js';
 import { SETTINGS_ENV, type FromWorker, type ToWorker, type WorkerSettings } from './messages.js';
-import { DecoderSession, type SessionEvent } from './session.js';
+import { DecoderSession, type DecoderSessionEvent } from './decoder-session.js';
 
 function send(message: FromWorker): void {
   process.send?.(message);
 }
 
-function emit(id: number, events: SessionEvent[]): void {
+function emit(id: number, events: DecoderSessionEvent[]): void {
   for (const event of events) send({ ...event, id });
 }
 
 interface Live {
   decoder: Decoder;
-  session: DecoderSession;
+  decoderSession: DecoderSession;
   decoded: number;
 }
 
@@ -50,38 +50,44 @@ class DecoderSupply {
   }
 }
 
-async function main(): Promise<void> {
-  const settings = JSON.parse(process.env[SETTINGS_ENV] ?? '{}') as WorkerSettings;
-  let supply: DecoderSupply;
+function fail(id: number, error: unknown): void {
+  send({
+    type: 'failed',
+    id,
+    code: 'recognizer_failed',
+    message: error instanceof Error ? error.message : String(error),
+  });
+}
+
+/** The decoders' supply once the first one loaded; undefined, with the parent told why, when none can. */
+async function openSupply(settings: WorkerSettings): Promise<DecoderSupply | undefined> {
   try {
     const library = loadPocketSphinx(settings.libraryPath);
     // The first spare proves the library and model load before the worker says it is ready.
     const first = await library.createDecoder(settings.decoderArgs);
-    supply = new DecoderSupply(() => library.createDecoder(settings.decoderArgs), first);
+    return new DecoderSupply(() => library.createDecoder(settings.decoderArgs), first);
   } catch (error) {
     send({ type: 'unavailable', reason: error instanceof Error ? error.message : String(error) });
     process.disconnect();
-    return;
+    return undefined;
   }
+}
+
+async function main(): Promise<void> {
+  const settings = JSON.parse(process.env[SETTINGS_ENV] ?? '{}') as WorkerSettings;
+  const supply = await openSupply(settings);
+  if (supply === undefined) return;
   const streams = new Map<number, Live>();
 
   const release = (id: number): void => {
     streams.get(id)?.decoder.free();
     streams.delete(id);
   };
-  const fail = (id: number, error: unknown): void => {
-    send({
-      type: 'failed',
-      id,
-      code: 'recognizer_failed',
-      message: error instanceof Error ? error.message : String(error),
-    });
-  };
 
   const open = async (id: number): Promise<void> => {
     try {
       const decoder = await supply.take();
-      streams.set(id, { decoder, session: new DecoderSession(decoder, settings), decoded: 0 });
+      streams.set(id, { decoder, decoderSession: new DecoderSession(decoder, settings), decoded: 0 });
       send({ type: 'opened', id });
     } catch (error) {
       fail(id, error);
@@ -97,15 +103,15 @@ async function main(): Promise<void> {
           return;
         case 'audio':
           if (live === undefined) return;
-          emit(message.id, live.session.write(message.pcm));
+          emit(message.id, live.decoderSession.write(message.pcm));
           live.decoded += message.pcm.length;
           send({ type: 'decoded', id: message.id, samples: live.decoded });
           return;
         case 'finalize':
-          if (live !== undefined) emit(message.id, live.session.finalize());
+          if (live !== undefined) emit(message.id, live.decoderSession.finalize());
           return;
         case 'end':
-          if (live !== undefined) emit(message.id, live.session.end());
+          if (live !== undefined) emit(message.id, live.decoderSession.end());
           release(message.id);
           send({ type: 'ended', id: message.id });
           return;

@@ -10,24 +10,26 @@
  * boundary well before the end (a pause if there is one), and the audio after that boundary is
  * decoded again as the start of the next utterance.
  */
+import { RECOGNIZER_SAMPLE_RATE } from '@chartwright/protocol';
+
 import type { FinalEvent, RecognizedWord } from '../recognizer.js';
 import type { Decoder, Segment } from './native.js';
 
-export type SessionEvent = { type: 'partial'; text: string } | ({ type: 'final' } & FinalEvent);
+export type DecoderSessionEvent = { type: 'partial'; text: string } | ({ type: 'final' } & FinalEvent);
 
-/** The decoder calls a session makes; a fake stands in for the library in unit tests. */
-export type SessionDecoder = Pick<
+/** The decoder calls a decoder session makes; a fake stands in for the library in unit tests. */
+export type DecoderCalls = Pick<
   Decoder,
   'startUtterance' | 'endUtterance' | 'process' | 'inSpeech' | 'hypothesis' | 'segments' | 'probability'
 >;
 
-export interface SessionOptions {
+export interface DecoderSessionOptions {
   partialIntervalSamples: number;
   maxUtteranceSamples: number;
 }
 
-const SAMPLES_PER_FRAME = 160; // 100 frames per second at 16 kHz
 const MS_PER_FRAME = 10;
+const SAMPLES_PER_FRAME = (RECOGNIZER_SAMPLE_RATE * MS_PER_FRAME) / 1000;
 
 /**
  * Where a long utterance may be cut, in frames before its end: the last words of a hypothesis are
@@ -64,14 +66,14 @@ export class DecoderSession {
   private recentSamples = 0;
 
   constructor(
-    private readonly decoder: SessionDecoder,
-    private readonly options: SessionOptions,
+    private readonly decoder: DecoderCalls,
+    private readonly options: DecoderSessionOptions,
   ) {
     decoder.startUtterance();
   }
 
-  write(pcm: Int16Array): SessionEvent[] {
-    const events: SessionEvent[] = [];
+  write(pcm: Int16Array): DecoderSessionEvent[] {
+    const events: DecoderSessionEvent[] = [];
     this.decoder.process(pcm);
     this.samples += pcm.length;
     this.remember(pcm);
@@ -98,17 +100,17 @@ export class DecoderSession {
   }
 
   /** Ends the current utterance now, whether or not the detector thinks speech stopped. */
-  finalize(): SessionEvent[] {
+  finalize(): DecoderSessionEvent[] {
     return this.cut();
   }
 
-  /** Ends the last utterance; the session must not be used afterwards. */
-  end(): SessionEvent[] {
+  /** Ends the last utterance; the decoder session must not be used afterwards. */
+  end(): DecoderSessionEvent[] {
     this.decoder.endUtterance();
     return this.finalEvent(this.decoder.segments());
   }
 
-  private cut(): SessionEvent[] {
+  private cut(): DecoderSessionEvent[] {
     this.decoder.endUtterance();
     const events = this.finalEvent(this.decoder.segments());
     this.startUtterance();
@@ -119,7 +121,7 @@ export class DecoderSession {
    * Ends an utterance that ran too long at a word boundary (see the module comment): the words
    * after it are decoded again, with the audio that follows them, in the next utterance.
    */
-  private cutLong(): SessionEvent[] {
+  private cutLong(): DecoderSessionEvent[] {
     this.decoder.endUtterance();
     const segments = this.decoder.segments();
     const offset = this.frameOffset(segments);
@@ -186,7 +188,7 @@ export class DecoderSession {
     return out;
   }
 
-  private finalEvent(segments: readonly Segment[]): SessionEvent[] {
+  private finalEvent(segments: readonly Segment[]): DecoderSessionEvent[] {
     this.speaking = false;
     this.lastPartial = '';
     const offset = this.frameOffset(segments);

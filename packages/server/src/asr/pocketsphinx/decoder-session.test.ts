@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { Segment } from './native.js';
-import { cutFrame } from './session.js';
+import { cutFrame } from './decoder-session.js';
 
 /** Segments from "word:start-end" specs, as the decoder's segment iterator reports them. */
 function segments(spec: string): Segment[] {

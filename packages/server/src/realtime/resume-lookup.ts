@@ -1,0 +1,91 @@
+/**
+ * A resume's two reads of the store: the session it names (if this socket's credential may continue
+ * it), then, once the socket has claimed it, where it continues from. A string says why not.
+ */
+import { timingSafeEqual } from 'node:crypto';
+
+import { segmentSeq, type AudioFormat, type ResumeRequest } from '@chartwright/protocol';
+
+import type { Principal } from '../auth/principal.js';
+import { hashSecret } from '../auth/secrets.js';
+import type { Clock } from '../clock.js';
+import type { ResumePoint } from './session-machine/index.js';
+import type { RealtimeStore } from './session-records.js';
+import { resumeRefusal, segmentOfRow } from './stored-session.js';
+
+/** The same words for an unknown session, another project's, and a wrong token: none says which. */
+const REFUSED = 'No resumable session has this sessionId and resumeToken for this project and environment.';
+
+function sameHash(left: string, right: string): boolean {
+  const [a, b] = [Buffer.from(left, 'utf8'), Buffer.from(right, 'utf8')];
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function sameFormat(stored: string, format: AudioFormat): boolean {
+  const parsed = JSON.parse(stored) as Partial<AudioFormat>;
+  return (
+    parsed.encoding === format.encoding &&
+    parsed.sampleRate === format.sampleRate &&
+    parsed.channels === format.channels
+  );
+}
+
+export class ResumeLookup {
+  constructor(
+    private readonly deps: {
+      store: RealtimeStore;
+      clock: Clock;
+      maxSessionSeconds: number;
+      /** Resolves once a socket of this instance that carried the session has stored its last segments. */
+      settled: (sessionId: string) => Promise<void>;
+    },
+    private readonly principal: Principal,
+  ) {}
+
+  /** The id of the stored session `resume` names, when this principal may continue it. */
+  async find(resume: ResumeRequest): Promise<{ sessionId: string } | string> {
+    const tokenHash = hashSecret(resume.resumeToken);
+    const found = await this.deps.store.sessions.get(resume.sessionId);
+    const principal = this.principal;
+    if (
+      found?.project_id !== principal.projectId ||
+      found.environment !== principal.environment ||
+      !sameHash(found.resume_token_hash, tokenHash)
+    ) {
+      return REFUSED;
+    }
+    // A widget's token carries its encounter: it may continue only that encounter's sessions.
+    if (principal.kind === 'realtime_token' && principal.encounterId !== found.encounter_id) return REFUSED;
+    return { sessionId: found.id };
+  }
+
+  /** Where the claimed session `sessionId` continues from. */
+  async load(sessionId: string, resume: ResumeRequest, format: AudioFormat): Promise<ResumePoint | string> {
+    // A socket of this instance that carried the session may still be storing its last segments.
+    await this.deps.settled(sessionId);
+    const { sessions, segments } = this.deps.store;
+    const row = await sessions.get(sessionId);
+    if (row === undefined) return 'The session no longer exists.';
+    const refusal = resumeRefusal(row, this.deps.clock.now(), this.deps.maxSessionSeconds);
+    if (refusal !== undefined) return refusal;
+    if (!sameFormat(row.audio_format, format))
+      return 'audio: a resumed session keeps the audio format it started with.';
+    const lastSeq = await segments.lastSeq(sessionId);
+    let afterSeq = 0;
+    if (resume.lastSegmentId !== undefined) {
+      const seq = segmentSeq(resume.lastSegmentId);
+      if (seq === undefined || seq > lastSeq) {
+        return `resume.lastSegmentId: ${resume.lastSegmentId} is not a segment of this session.`;
+      }
+      afterSeq = seq;
+    }
+    return {
+      resumeToken: resume.resumeToken,
+      createdAt: row.created_at,
+      transcribedMs: row.audio_ms,
+      replay: (await segments.listAfter(sessionId, afterSeq)).map(segmentOfRow),
+      lastSeq,
+      lastAckedAudioMs: resume.lastAckedAudioMs,
+    };
+  }
+}

@@ -1,0 +1,77 @@
+/** A realtime session's own record: stored at `started`, reopened by a resume, ended or touched at the end. */
+import type { RealtimeEndReason, StartMessage } from '@chartwright/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+
+import type { Principal } from '../auth/principal.js';
+import { hashSecret } from '../auth/secrets.js';
+import type { Clock } from '../clock.js';
+import type {
+  RealtimeSessionRow,
+  RealtimeSessionsRepository,
+  TranscriptSegmentsRepository,
+} from '../store/realtime-sessions.js';
+import type { Identity } from './session-machine/index.js';
+
+/** Where sessions and their segments are stored. */
+export interface RealtimeStore {
+  sessions: RealtimeSessionsRepository;
+  segments: TranscriptSegmentsRepository;
+}
+
+export class SessionRecords {
+  constructor(
+    private readonly deps: { store: RealtimeStore; clock: Clock; logger: FastifyBaseLogger },
+    private readonly principal: Principal,
+  ) {}
+
+  /** Stores a new session, or reopens the one a resume continues; throws when it cannot. */
+  async open(identity: Identity, start: StartMessage, resumed: boolean, now: number): Promise<void> {
+    const sessions = this.deps.store.sessions;
+    if (resumed) await sessions.reopen(identity.sessionId, now);
+    else await sessions.insert(this.rowOf(identity, start, now));
+  }
+
+  /** The session ended: when, why, and the audio it transcribed. A failure is logged, not thrown. */
+  async end(sessionId: string, reason: RealtimeEndReason, transcribedMs: number): Promise<void> {
+    try {
+      await this.deps.store.sessions.markEnded(sessionId, {
+        endedAt: this.deps.clock.now(),
+        reason,
+        audioMs: transcribedMs,
+      });
+    } catch (error) {
+      this.deps.logger.error({ err: error, sessionId }, 'realtime session end not stored');
+    }
+  }
+
+  /** The session lost its socket: seen now, transcribed to here. A failure is logged, not thrown. */
+  async interrupt(sessionId: string, transcribedMs: number): Promise<void> {
+    try {
+      await this.deps.store.sessions.touch(sessionId, this.deps.clock.now(), transcribedMs);
+    } catch (error) {
+      this.deps.logger.error({ err: error, sessionId }, 'realtime session state not stored');
+    }
+  }
+
+  private rowOf(identity: Identity, start: StartMessage, now: number): RealtimeSessionRow {
+    const principal = this.principal;
+    const issuer = principal.kind === 'realtime_token' ? principal.issuer : undefined;
+    return {
+      id: identity.sessionId,
+      project_id: principal.projectId,
+      environment: principal.environment,
+      credential_kind: principal.kind,
+      api_key_id: principal.kind === 'api_key' ? principal.apiKeyId : issuer?.kind === 'api_key' ? issuer.id : null,
+      partner_id: issuer?.kind === 'partner' ? issuer.id : null,
+      encounter_id: principal.kind === 'realtime_token' ? principal.encounterId : null,
+      resume_token_hash: hashSecret(identity.resumeToken),
+      audio_format: JSON.stringify(start.audio),
+      language: start.language,
+      created_at: now,
+      last_seen_at: now,
+      ended_at: null,
+      end_reason: null,
+      audio_ms: 0,
+    };
+  }
+}

@@ -1,0 +1,63 @@
+import type { RealtimeServerEvent, TranscriptSegment } from '@chartwright/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+
+import type { Clock } from '../clock.js';
+import type { TranscriptSegmentsRepository } from '../store/realtime-sessions.js';
+
+/**
+ * Durability: a final is sent only once it is stored. Finals are stored, then sent, one after
+ * another in the order the recognizer produced them; after one could not be stored, nothing more
+ * is stored or sent (the client resumes from the last one it got). Transcripts are stored, never logged.
+ */
+export class TranscriptPipeline {
+  #chain: Promise<void> = Promise.resolve();
+  #failed = false;
+
+  constructor(
+    private readonly deps: {
+      segments: TranscriptSegmentsRepository;
+      clock: Clock;
+      logger: FastifyBaseLogger;
+      send: (event: RealtimeServerEvent) => void;
+      /** Called once, when a segment could not be stored. */
+      failed: () => void;
+    },
+  ) {}
+
+  add(sessionId: string, seq: number, segment: TranscriptSegment): void {
+    this.#chain = this.#chain.then(() => this.storeAndSend(sessionId, seq, segment));
+  }
+
+  /** Resolves once every final added so far, and any added meanwhile, is stored and sent. */
+  async drained(): Promise<void> {
+    let last: Promise<void>;
+    do {
+      last = this.#chain;
+      await last;
+    } while (last !== this.#chain);
+  }
+
+  private async storeAndSend(sessionId: string, seq: number, segment: TranscriptSegment): Promise<void> {
+    if (this.#failed) return;
+    try {
+      await this.deps.segments.insert({
+        session_id: sessionId,
+        seq,
+        id: segment.id,
+        text: segment.text,
+        start_ms: segment.startMs,
+        end_ms: segment.endMs,
+        channel: segment.channel,
+        speaker: segment.speaker,
+        words: segment.words === undefined ? null : JSON.stringify(segment.words),
+        created_at: this.deps.clock.now(),
+      });
+    } catch (error) {
+      this.#failed = true;
+      this.deps.logger.error({ err: error, sessionId, segmentId: segment.id }, 'realtime segment not stored');
+      this.deps.failed();
+      return;
+    }
+    this.deps.send({ type: 'final', segment });
+  }
+}
