@@ -5,8 +5,11 @@ import { Authenticator } from './auth/authenticator.js';
 import { RealtimeTokenService } from './auth/realtime-tokens.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config/config.js';
-import { EncounterDocumentService } from './documents/document-service.js';
-import { PdfLinks } from './documents/pdf-links.js';
+import { EncounterDocumentService } from './encounters/documents/document-service.js';
+import { PdfLinks } from './encounters/documents/pdf-links.js';
+import { EncounterNoteService } from './encounters/encounter-notes.js';
+import { EncounterService } from './encounters/encounter-service.js';
+import { EncounterTranscripts } from './encounters/transcripts.js';
 import { apiKeyGuard } from './http/api-key-guard.js';
 import { registerDraining } from './http/draining.js';
 import { registerErrorHandler } from './http/error-handler.js';
@@ -34,13 +37,10 @@ import { createRepositories } from './store/repositories.js';
 import { noteProducer } from './notes/engines/select.js';
 import { NoteService } from './notes/note-service.js';
 import { SERVICE_VERSION } from './version.js';
-import { EncounterNoteService } from './widget/encounter-notes.js';
-import { WidgetEncounterService } from './widget/encounter-service.js';
-import { EncounterTranscripts } from './widget/encounter-transcripts.js';
-import { PartnerService } from './widget/partners.js';
-import { WidgetTokenSigner } from './widget/signer.js';
-import { WidgetSessionService } from './widget/widget-sessions.js';
-import { WidgetTokenService } from './widget/widget-tokens.js';
+import { PartnerService } from './partners/partner-service.js';
+import { WidgetTokenSigner } from './partners/signer.js';
+import { WidgetSessionService } from './partners/widget-sessions.js';
+import { WidgetTokenService } from './partners/widget-tokens.js';
 
 export interface AppDependencies {
   database: Database;
@@ -163,7 +163,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     limitPerMinute: config.widgetTokenRateLimitPerMinute,
   });
   // The iframe's API: its own context, so the widget token guard covers exactly these routes.
-  const sessions = new WidgetSessionService(repositories, deps.clock, signer, realtimeTokens);
+  const widgetSessions = new WidgetSessionService(repositories, deps.clock, signer);
   // A widget encounter's notes, documents and PDFs are kept as long as notes are (NOTES_RETENTION_DAYS).
   const widgetRetentionMs = config.notes.retentionDays * DAY_MS;
   const transcripts = new EncounterTranscripts(realtimeArchive);
@@ -177,9 +177,10 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     }),
     retentionMs: widgetRetentionMs,
   });
-  const encounters = new WidgetEncounterService({
+  const encounters = new EncounterService({
     repositories,
     clock: deps.clock,
+    realtimeTokens,
     transcripts,
     notes: encounterNotes,
     documents,
@@ -188,15 +189,14 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   registerRetentionSweep(app, 'widget_documents', () => documents.deleteExpired());
   registerRetentionSweep(app, 'widget_encounters', () => encounters.deleteExpired());
   await app.register((widget, _options, done) => {
-    widgetSessionRoutes(widget, sessions);
+    widgetSessionRoutes(widget, widgetSessions, encounters);
     widgetEncounterRoutes(widget, { encounters, notes: encounterNotes, documents });
     done();
   });
   widgetPdfRoute(app, documents);
   jwksRoute(app, signer);
   widgetPageRoute(app, {
-    signer,
-    partners: repositories.partners,
+    widgetSessions,
     clock: deps.clock,
     appDir: config.widgetAppDir,
   });

@@ -21,7 +21,7 @@ import { CURATED_TEMPLATES, CURATED_TEMPLATES_JSON } from '../notes/templates.js
 import { ProjectService } from '../projects/project-service.js';
 import { openRuntime, type Runtime } from '../runtime.js';
 import { createRepositories } from '../store/repositories.js';
-import { PartnerService } from '../widget/partners.js';
+import { PartnerService } from '../partners/partner-service.js';
 import { isRunnerMessage, recognizerEnvironment, TEMPLATES_PATH, type TargetMessage, type Targets } from './ipc.js';
 
 /** Resolves once the message is handed to the channel, so exiting right after does not drop it. */

@@ -6,7 +6,7 @@ import { ApiKeyService, type ApiKeySummary } from '../auth/api-keys.js';
 import { systemClock, type Clock } from '../clock.js';
 import { loadConfig, MAX_GRACE_SECONDS } from '../config/config.js';
 import { ProjectService, type ProjectSummary } from '../projects/project-service.js';
-import { PartnerService, type PartnerSummary } from '../widget/partners.js';
+import { PartnerService, type PartnerSummary } from '../partners/partner-service.js';
 import { openDatabase } from '../store/database.js';
 import { migrateToLatest, type MigrationOutcome } from '../store/migrate.js';
 import { createRepositories } from '../store/repositories.js';

@@ -1,7 +1,7 @@
 import { endpoint } from '@chartwright/protocol';
 import type { FastifyInstance } from 'fastify';
 
-import type { WidgetTokenSigner } from '../../widget/signer.js';
+import type { WidgetTokenSigner } from '../../partners/signer.js';
 import { fastifyPath } from '../paths.js';
 
 /** The public keys of widget tokens, so partners (and our own instances) can verify them. */

@@ -11,11 +11,10 @@ import {
 } from '@chartwright/protocol';
 import type { FastifyInstance } from 'fastify';
 
-import type { EncounterDocumentService } from '../../documents/document-service.js';
+import type { EncounterDocumentService } from '../../encounters/documents/document-service.js';
+import type { EncounterNoteService } from '../../encounters/encounter-notes.js';
+import type { EncounterService } from '../../encounters/encounter-service.js';
 import { AppError } from '../../errors.js';
-import type { EncounterNoteService } from '../../widget/encounter-notes.js';
-import type { WidgetEncounterService } from '../../widget/encounter-service.js';
-import { ownerOf } from '../../widget/widget-sessions.js';
 import { bodyOf } from '../json-body.js';
 import { fastifyPath } from '../paths.js';
 import { widgetOf } from './widget-session-routes.js';
@@ -31,10 +30,10 @@ interface EncounterParams {
  */
 export function widgetEncounterRoutes(
   app: FastifyInstance,
-  services: { encounters: WidgetEncounterService; notes: EncounterNoteService; documents: EncounterDocumentService },
+  services: { encounters: EncounterService; notes: EncounterNoteService; documents: EncounterDocumentService },
 ): void {
   const { encounters, notes, documents } = services;
-  const owner = (request: Parameters<typeof widgetOf>[0]) => ownerOf(widgetOf(request));
+  const owner = widgetOf;
 
   app.get<EncounterParams>(fastifyPath(endpoint('getWidgetEncounter')), (request) =>
     encounters.state(owner(request), request.params.sessionId),
@@ -80,13 +79,7 @@ export function widgetEncounterRoutes(
   app.post<EncounterParams>(fastifyPath(create), async (request, reply) => {
     const parsed = validate(createWidgetDocumentRequestSchema, bodyOf(request));
     if (!parsed.ok) throw AppError.invalidBody(parsed.details);
-    const principal = widgetOf(request);
-    const document = await documents.create(
-      ownerOf(principal),
-      request.params.sessionId,
-      parsed.value,
-      principal.clinician.email,
-    );
+    const document = await documents.create(widgetOf(request), request.params.sessionId, parsed.value);
     return reply.code(create.success.status).send(document);
   });
 

@@ -6,14 +6,11 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 
 import type { Clock } from '../../clock.js';
 import { AppError } from '../../errors.js';
-import type { PartnersRepository } from '../../store/partners.js';
-import { partnerOrigins } from '../../widget/partners.js';
-import type { WidgetTokenSigner } from '../../widget/signer.js';
+import type { WidgetSessionService } from '../../partners/widget-sessions.js';
 import { fastifyPath } from '../paths.js';
 
 export interface WidgetPageOptions {
-  signer: WidgetTokenSigner;
-  partners: PartnersRepository;
+  widgetSessions: WidgetSessionService;
   clock: Clock;
   /** The widget app's build: `index.html` and `assets/` (packages/widget/dist). */
   appDir: string;
@@ -79,7 +76,7 @@ async function readIndex(appDir: string): Promise<string | null> {
  * is never cached. Assets have content-hashed names and are cached for a year.
  */
 export function widgetPageRoute(app: FastifyInstance, options: WidgetPageOptions): void {
-  const { signer, partners, clock, appDir } = options;
+  const { widgetSessions, clock, appDir } = options;
 
   app.get<{ Querystring: { token?: string } }>(fastifyPath(endpoint('widgetPage')), async (request, reply) => {
     reply
@@ -88,7 +85,7 @@ export function widgetPageRoute(app: FastifyInstance, options: WidgetPageOptions
       .header('x-content-type-options', 'nosniff')
       .type('text/html; charset=utf-8');
     const token = typeof request.query.token === 'string' ? request.query.token : '';
-    const origins = token === '' ? null : await framingOrigins(token);
+    const origins = token === '' ? null : await widgetSessions.framingOrigins(token);
     if (origins === null || origins.length === 0) {
       return reply
         .code(401)
@@ -122,17 +119,6 @@ export function widgetPageRoute(app: FastifyInstance, options: WidgetPageOptions
       .type(type)
       .send(body);
   });
-
-  /** The partner's origins for a genuine token (expired or not); null for anything else. */
-  async function framingOrigins(token: string): Promise<string[] | null> {
-    try {
-      const partner = await partners.get((await signer.verify(token)).partner);
-      return partner?.revoked_at === null ? partnerOrigins(partner) : null;
-    } catch (error) {
-      if (error instanceof AppError) return null;
-      throw error;
-    }
-  }
 }
 
 const assetNotFound = (file: string) =>

@@ -1,7 +1,7 @@
 import { endpoint } from '@chartwright/protocol';
 import type { FastifyInstance } from 'fastify';
 
-import type { EncounterDocumentService } from '../../documents/document-service.js';
+import type { EncounterDocumentService } from '../../encounters/documents/document-service.js';
 import { fastifyPath } from '../paths.js';
 
 /**

@@ -1,23 +1,25 @@
-import {
-  CUSTOM_TEMPLATE_ID,
-  MAX_CONVERSATION_CHARACTERS,
-  type CreateNoteParams,
-  type GenerateWidgetNoteParams,
-  type Note,
-  type StoredPatientContext,
-  type UpdateWidgetNoteParams,
-  type WidgetNote,
+import type {
+  CreateNoteParams,
+  GenerateWidgetNoteParams,
+  Note,
+  StoredPatientContext,
+  UpdateWidgetNoteParams,
+  WidgetNote,
 } from '@chartwright/protocol';
 
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
-import type { NoteService } from '../notes/note-service.js';
+import type { ResolvedTemplate } from '../notes/template-resolution.js';
+import { checkConversationLength, type NoteInput, type NoteService } from '../notes/note-service.js';
 import { renderSectionTexts } from '../notes/render.js';
+import type { WidgetSession } from '../partners/widget-sessions.js';
 import type { EncounterNoteRecord, EncounterNoteRow } from '../store/encounter-notes.js';
 import type { EncounterRow } from '../store/encounters.js';
 import type { Repositories } from '../store/repositories.js';
-import type { EncounterTranscripts } from './encounter-transcripts.js';
-import { encounterTemplate, patientContextOf, requireOwnedEncounter, type EncounterOwner } from './owned-encounter.js';
+import { encounterTemplateOf } from './encounter-template.js';
+import { applyKeyedEdits, checkRevision, revisionConflict } from './keyed-edits.js';
+import { patientContextOf, requireOwnedEncounter } from './owned-encounter.js';
+import type { EncounterTranscripts } from './transcripts.js';
 
 /** A note section as stored: under the host's key, with the template's key and heading. */
 export interface StoredNoteSection {
@@ -60,31 +62,27 @@ function notePatientOf(context: StoredPatientContext): NonNullable<CreateNotePar
   };
 }
 
-function noteParams(
+/** The note's input: the encounter's stored template, its patient and context, and the conversation. */
+function noteInput(
   encounter: EncounterRow,
+  template: ResolvedTemplate,
   conversation: string,
   extraContext: string | undefined,
-): { params: CreateNoteParams; context: StoredPatientContext | null } {
+): NoteInput {
   const context = patientContextOf(encounter);
-  const noteConfig = context?.noteConfig;
   return {
-    context,
-    params: {
-      // The encounter's template, locked by its noteConfig: headings other than SOAP's become a custom template.
-      template_id: noteConfig === undefined ? encounterTemplate(context).template.id : CUSTOM_TEMPLATE_ID,
-      ...(noteConfig === undefined ? {} : { sections: noteConfig.sections }),
-      conversation_text: conversation,
-      ...(context === null ? {} : { patient: notePatientOf(context) }),
-      ...(context?.context === undefined ? {} : { context: context.context }),
-      ...(extraContext === undefined || extraContext.trim() === '' ? {} : { extra_context: extraContext }),
-    },
+    template: template.template,
+    conversation_text: conversation,
+    ...(context === null ? {} : { patient: notePatientOf(context) }),
+    ...(context?.context === undefined ? {} : { context: context.context }),
+    ...(extraContext === undefined || extraContext.trim() === '' ? {} : { extra_context: extraContext }),
   };
 }
 
 /** The generated note's sections under the encounter's host keys, every one present ("" when empty). */
-function hostSections(context: StoredPatientContext | null, note: Note): StoredNoteSection[] {
+function hostSections(sectionKeys: ResolvedTemplate['sectionKeys'], note: Note): StoredNoteSection[] {
   const texts = new Map(note.sections.map((section) => [section.key, section.text]));
-  return encounterTemplate(context).sectionKeys.map((section) => ({
+  return sectionKeys.map((section) => ({
     key: section.hostKey,
     templateKey: section.templateKey,
     label: section.label,
@@ -104,12 +102,12 @@ export class EncounterNoteService {
   ) {}
 
   async generate(
-    owner: EncounterOwner,
-    sessionId: string,
+    widgetSession: WidgetSession,
+    encounterId: string,
     request: GenerateWidgetNoteParams,
     signal?: AbortSignal,
   ): Promise<WidgetNote> {
-    const encounter = await requireOwnedEncounter(this.deps.repositories.encounters, owner, sessionId);
+    const encounter = await requireOwnedEncounter(this.deps.repositories.encounters, widgetSession, encounterId);
     const typed = request.conversationText;
     const conversation = typed ?? (await this.deps.transcripts.forEncounter(encounter.id)).text;
     if (conversation.trim() === '') {
@@ -118,27 +116,17 @@ export class EncounterNoteService {
         'The encounter has no transcript yet: record the visit, or send the visit as conversationText.',
       );
     }
-    if (conversation.length > MAX_CONVERSATION_CHARACTERS) {
-      const field = typed === undefined ? 'the transcript' : 'conversationText';
-      throw new AppError(
-        'conversation_too_long',
-        `${field} has ${conversation.length} characters; the limit is ${MAX_CONVERSATION_CHARACTERS}.`,
-        typed === undefined
-          ? {}
-          : {
-              details: [
-                { path: 'conversationText', message: `must be at most ${MAX_CONVERSATION_CHARACTERS} characters` },
-              ],
-            },
-      );
-    }
-    const { params, context } = noteParams(encounter, conversation, request.extraContext);
-    const note = await this.deps.notes.create(
+    checkConversationLength(
+      conversation,
+      typed === undefined ? { name: 'the transcript' } : { name: 'conversationText', path: 'conversationText' },
+    );
+    const template = encounterTemplateOf(encounter);
+    const note = await this.deps.notes.generate(
       { projectId: encounter.project_id, environment: encounter.environment },
-      params,
+      noteInput(encounter, template, conversation, request.extraContext),
       signal,
     );
-    const sections = hostSections(context, note);
+    const sections = hostSections(template.sectionKeys, note);
     const createdAt = Date.parse(note.created_at);
     const row: EncounterNoteRow = {
       id: note.id,
@@ -165,30 +153,21 @@ export class EncounterNoteService {
 
   /** Saves edited section texts as the next revision; sections left out keep their text. */
   async update(
-    owner: EncounterOwner,
-    sessionId: string,
+    widgetSession: WidgetSession,
+    encounterId: string,
     noteId: string,
     edit: UpdateWidgetNoteParams,
   ): Promise<WidgetNote> {
-    const encounter = await requireOwnedEncounter(this.deps.repositories.encounters, owner, sessionId);
+    const encounter = await requireOwnedEncounter(this.deps.repositories.encounters, widgetSession, encounterId);
     const now = this.deps.clock.now();
     const record = await this.find(encounter, noteId, now);
-    if (edit.revision !== undefined && edit.revision !== record.revision) throw revisionConflict();
-    const stored = JSON.parse(record.sections) as StoredNoteSection[];
-    const keys = stored.map((section) => section.key);
-    const unknown = Object.keys(edit.sections).filter((key) => !keys.includes(key));
-    if (unknown.length > 0) {
-      throw AppError.invalidBody(
-        unknown.map((key) => ({
-          path: `sections.${key}`,
-          message: `is not a section of this note; its sections are ${keys.join(', ')}`,
-        })),
-      );
-    }
-    const sections = stored.map((section) => {
-      const text = edit.sections[section.key];
-      return text === undefined ? section : { ...section, text: text.trim() };
-    });
+    checkRevision(edit.revision, record.revision);
+    const sections = applyKeyedEdits(
+      JSON.parse(record.sections) as StoredNoteSection[],
+      edit.sections,
+      { field: 'sections', part: 'section', whole: 'note' },
+      (section, text) => ({ ...section, text }),
+    );
     const noteText = renderSectionTexts(sections);
     const saved = await this.deps.repositories.encounterNotes.saveRevision(record.id, record.revision, {
       sections: JSON.stringify(sections),
@@ -205,8 +184,8 @@ export class EncounterNoteService {
     });
   }
 
-  async list(owner: EncounterOwner, sessionId: string): Promise<WidgetNote[]> {
-    const encounter = await requireOwnedEncounter(this.deps.repositories.encounters, owner, sessionId);
+  async list(widgetSession: WidgetSession, encounterId: string): Promise<WidgetNote[]> {
+    const encounter = await requireOwnedEncounter(this.deps.repositories.encounters, widgetSession, encounterId);
     return this.listFor(encounter);
   }
 
@@ -221,12 +200,4 @@ export class EncounterNoteService {
     if (record === undefined) throw new AppError('note_not_found', `No note ${noteId} belongs to this encounter.`);
     return record;
   }
-}
-
-/** An edit made on a revision that is no longer the current one. */
-export function revisionConflict(): AppError {
-  return new AppError(
-    'revision_conflict',
-    'It changed since the revision these edits were made on; reload it and edit again.',
-  );
 }

@@ -6,14 +6,16 @@ import type {
   WidgetDocumentPdf,
 } from '@chartwright/protocol';
 
-import { generateId } from '../auth/secrets.js';
-import type { Clock } from '../clock.js';
-import { AppError } from '../errors.js';
-import type { EncounterDocumentRow } from '../store/encounter-documents.js';
-import type { EncounterRow } from '../store/encounters.js';
-import type { Repositories } from '../store/repositories.js';
-import { noteView, revisionConflict } from '../widget/encounter-notes.js';
-import { patientContextOf, requireOwnedEncounter, type EncounterOwner } from '../widget/owned-encounter.js';
+import { generateId } from '../../auth/secrets.js';
+import type { Clock } from '../../clock.js';
+import { AppError } from '../../errors.js';
+import type { WidgetSession } from '../../partners/widget-sessions.js';
+import type { EncounterDocumentRow } from '../../store/encounter-documents.js';
+import type { EncounterRow } from '../../store/encounters.js';
+import type { Repositories } from '../../store/repositories.js';
+import { noteView } from '../encounter-notes.js';
+import { applyKeyedEdits, checkRevision, revisionConflict } from '../keyed-edits.js';
+import { patientContextOf, requireOwnedEncounter } from '../owned-encounter.js';
 import { DRAFTS, formContent, type DocumentField } from './drafts.js';
 import { documentMaterial, type NoteHeading } from './material.js';
 import { renderDocumentPdf } from './pdf/layout.js';
@@ -64,12 +66,11 @@ export class EncounterDocumentService {
   ) {}
 
   async create(
-    owner: EncounterOwner,
-    sessionId: string,
+    widgetSession: WidgetSession,
+    encounterId: string,
     request: CreateWidgetDocumentParams,
-    clinicianEmail: string,
   ): Promise<WidgetDocument> {
-    const encounter = await requireOwnedEncounter(this.deps.repositories.encounters, owner, sessionId);
+    const encounter = await requireOwnedEncounter(this.deps.repositories.encounters, widgetSession, encounterId);
     const now = this.deps.clock.now();
     const note = await this.sourceNote(encounter, request.noteId, now);
     const kind: WidgetDocumentKind = request.documentType === 'pdf' ? 'letter' : request.documentType;
@@ -78,7 +79,7 @@ export class EncounterDocumentService {
         now,
         context: patientContextOf(encounter),
         note: note?.headings ?? [],
-        clinician: request.clinicianName ?? clinicianEmail,
+        clinician: request.clinicianName ?? widgetSession.clinician.email,
         recipient: request.recipient ?? null,
       }),
     );
@@ -102,15 +103,15 @@ export class EncounterDocumentService {
 
   /** Saves an edit as the next revision; a form's content is rewritten from its fields. */
   async update(
-    owner: EncounterOwner,
-    sessionId: string,
+    widgetSession: WidgetSession,
+    encounterId: string,
     documentId: string,
     edit: UpdateWidgetDocumentParams,
   ): Promise<WidgetDocument> {
-    const encounter = await requireOwnedEncounter(this.deps.repositories.encounters, owner, sessionId);
+    const encounter = await requireOwnedEncounter(this.deps.repositories.encounters, widgetSession, encounterId);
     const now = this.deps.clock.now();
     const current = await this.find(encounter, documentId, now);
-    if (edit.revision !== undefined && edit.revision !== current.revision) throw revisionConflict();
+    checkRevision(edit.revision, current.revision);
     const { content, fields } = editedText(current, edit);
     const next: EncounterDocumentRow = {
       ...current,
@@ -125,8 +126,8 @@ export class EncounterDocumentService {
     return documentView(next);
   }
 
-  async list(owner: EncounterOwner, sessionId: string): Promise<WidgetDocument[]> {
-    const encounter = await requireOwnedEncounter(this.deps.repositories.encounters, owner, sessionId);
+  async list(widgetSession: WidgetSession, encounterId: string): Promise<WidgetDocument[]> {
+    const encounter = await requireOwnedEncounter(this.deps.repositories.encounters, widgetSession, encounterId);
     return this.listFor(encounter);
   }
 
@@ -137,8 +138,8 @@ export class EncounterDocumentService {
   }
 
   /** A signed link to the PDF of the document's current revision; later edits do not change what it serves. */
-  async pdfLink(owner: EncounterOwner, sessionId: string, documentId: string): Promise<WidgetDocumentPdf> {
-    const encounter = await requireOwnedEncounter(this.deps.repositories.encounters, owner, sessionId);
+  async pdfLink(widgetSession: WidgetSession, encounterId: string, documentId: string): Promise<WidgetDocumentPdf> {
+    const encounter = await requireOwnedEncounter(this.deps.repositories.encounters, widgetSession, encounterId);
     const document = await this.find(encounter, documentId, this.deps.clock.now());
     const link = this.deps.links.sign(document.id, document.revision);
     return {
@@ -228,21 +229,12 @@ function editedText(
       { path: 'content', message: 'a form’s content is written from its fields; send fields' },
     ]);
   }
-  const fields = JSON.parse(current.fields) as DocumentField[];
   if (edit.fields === undefined) return { content: current.content, fields: current.fields };
-  const keys = fields.map((field) => field.key);
-  const unknown = Object.keys(edit.fields).filter((key) => !keys.includes(key));
-  if (unknown.length > 0) {
-    throw AppError.invalidBody(
-      unknown.map((key) => ({
-        path: `fields.${key}`,
-        message: `is not a field of this form; its fields are ${keys.join(', ')}`,
-      })),
-    );
-  }
-  const edited = fields.map((field) => {
-    const value = edit.fields?.[field.key];
-    return value === undefined ? field : { ...field, value: value.trim() };
-  });
+  const edited = applyKeyedEdits(
+    JSON.parse(current.fields) as DocumentField[],
+    edit.fields,
+    { field: 'fields', part: 'field', whole: 'form' },
+    (field, value) => ({ ...field, value }),
+  );
   return { content: formContent(edited), fields: JSON.stringify(edited) };
 }

@@ -2,9 +2,9 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 import { endpoint } from '@chartwright/protocol';
 
-import type { Clock } from '../clock.js';
-import { AppError } from '../errors.js';
-import type { ServiceSecretsRepository } from '../store/service-secrets.js';
+import type { Clock } from '../../clock.js';
+import { AppError } from '../../errors.js';
+import type { ServiceSecretsRepository } from '../../store/service-secrets.js';
 
 const SECRET_NAME = 'widget_pdf_links';
 const SIGNATURE = /^[A-Za-z0-9_-]{43}$/;

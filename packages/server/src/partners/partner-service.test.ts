@@ -5,7 +5,7 @@ import { ManualClock } from '../clock.js';
 import { ProjectService } from '../projects/project-service.js';
 import { createRepositories, type Repositories } from '../store/repositories.js';
 import { openTestDatabase, TEST_DIALECTS, type TestDatabase } from '@chartwright/testing/databases.js';
-import { DEFAULT_TOKEN_LIFETIME_SECONDS, PartnerService } from './partners.js';
+import { DEFAULT_TOKEN_LIFETIME_SECONDS, PartnerService } from './partner-service.js';
 
 const DEFAULT_GRACE_SECONDS = 3600;
 
