@@ -14,7 +14,7 @@ export interface EncounterTranscript {
   text: string;
 }
 
-function sessionText(segments: readonly TranscriptSegment[], labelled: boolean): string {
+function realtimeSessionText(segments: readonly TranscriptSegment[], labelled: boolean): string {
   const turns: { speaker: TranscriptSegment['speaker']; texts: string[] }[] = [];
   for (const segment of segments) {
     const text = segment.text.trim();
@@ -28,15 +28,17 @@ function sessionText(segments: readonly TranscriptSegment[], labelled: boolean):
 }
 
 /**
- * The sessions' segments as one conversation, in the shape the note parser reads: consecutive
+ * The realtime sessions' segments as one conversation, in the shape the note parser reads: consecutive
  * segments of a speaker form one `Clinician:` / `Patient:` turn when any speaker is known (the rest
  * are `Unknown:`, so they are not taken for the previous speaker's words), and plain prose when none
- * is. Sessions are separated by a blank line.
+ * is. Realtime sessions are separated by a blank line.
  */
-export function transcriptText(sessions: readonly RealtimeSessionResource[]): string {
-  const labelled = sessions.some((session) => session.segments.some((segment) => segment.speaker !== 'unknown'));
-  return sessions
-    .map((session) => sessionText(session.segments, labelled))
+export function transcriptText(realtimeSessions: readonly RealtimeSessionResource[]): string {
+  const labelled = realtimeSessions.some((session) =>
+    session.segments.some((segment) => segment.speaker !== 'unknown'),
+  );
+  return realtimeSessions
+    .map((session) => realtimeSessionText(session.segments, labelled))
     .filter((text) => text !== '')
     .join('\n\n');
 }

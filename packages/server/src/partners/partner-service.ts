@@ -137,7 +137,7 @@ export class PartnerService {
     return { partner: this.summarize(await this.require(partnerId)), partnerKey: `${partnerId}.${secret}` };
   }
 
-  /** Immediate: the partner's key, widget tokens, sessions and realtime tokens all stop. */
+  /** Immediate: the partner's key, widget tokens and sessions, and realtime tokens all stop. */
   async revoke(partnerId: string): Promise<PartnerSummary> {
     await this.require(partnerId);
     await this.repositories.partners.revoke(partnerId, this.clock.now());
