@@ -2,7 +2,7 @@ import { REST_ENDPOINTS, type ErrorBody } from '@chartwright/protocol';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { Authenticator } from '../auth/authenticator.js';
+import { Authenticator } from './authenticator.js';
 import { createHarness, type Harness } from '@chartwright/testing/harness.js';
 import { TEST_DIALECTS } from '@chartwright/testing/databases.js';
 

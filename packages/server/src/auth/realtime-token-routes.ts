@@ -1,24 +1,16 @@
-import { createRealtimeTokenRequestSchema, endpoint, validate } from '@chartwright/protocol';
-import type { FastifyInstance } from 'fastify';
+import { route, type Area } from '../http/route.js';
+import type { ApiKeyPrincipal } from './principal.js';
+import type { RealtimeTokenService } from './realtime-tokens.js';
 
-import type { RealtimeTokenService } from '../../auth/realtime-tokens.js';
-import { AppError } from '../../errors.js';
-import { principalOf } from '../api-key-guard.js';
-import { bodyOf } from '../json-body.js';
-import { fastifyPath } from '../paths.js';
-
-export function realtimeTokenRoutes(app: FastifyInstance, service: RealtimeTokenService): void {
-  const spec = endpoint('createRealtimeToken');
-  app.post(fastifyPath(spec), async (request, reply) => {
-    const parsed = validate(createRealtimeTokenRequestSchema, bodyOf(request));
-    if (!parsed.ok) throw AppError.invalidBody(parsed.details);
-    const principal = principalOf(request);
-    const token = await service.mint({
+export function realtimeTokenRoutes(api: Area<'api_key', ApiKeyPrincipal>, tokens: RealtimeTokenService): void {
+  route(api, 'createRealtimeToken', async ({ body, principal, reply }) => {
+    const token = await tokens.mint({
       projectId: principal.projectId,
       environment: principal.environment,
       issuer: { kind: 'api_key', id: principal.apiKeyId },
-      ...(parsed.value.expiresInSeconds === undefined ? {} : { expiresInSeconds: parsed.value.expiresInSeconds }),
+      ...(body.expiresInSeconds === undefined ? {} : { expiresInSeconds: body.expiresInSeconds }),
     });
-    return reply.code(spec.success.status).header('cache-control', 'no-store').send(token);
+    reply.header('cache-control', 'no-store');
+    return token;
   });
 }

@@ -1,7 +1,7 @@
 import { realtimeTokenSchema, type ErrorBody } from '@chartwright/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { hashSecret } from '../../auth/secrets.js';
+import { hashSecret } from './secrets.js';
 import { createHarness, type Harness } from '@chartwright/testing/harness.js';
 
 describe('POST /api/v1/realtime/tokens', () => {

@@ -13,7 +13,7 @@ import {
 } from '@chartwright/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { testConfig } from '../../config/config.js';
+import { testConfig } from '../config/config.js';
 import { TEST_DIALECTS } from '@chartwright/testing/databases.js';
 import { createHarness, type Harness } from '@chartwright/testing/harness.js';
 import {

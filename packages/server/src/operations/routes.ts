@@ -1,7 +1,6 @@
-import { buildOpenApiDocument, endpoint, type Health } from '@chartwright/protocol';
-import type { FastifyInstance } from 'fastify';
+import { buildOpenApiDocument } from '@chartwright/protocol';
 
-import { fastifyPath } from './paths.js';
+import { route, type Area } from '../http/route.js';
 
 export type ReadinessCheck = () => Promise<void>;
 
@@ -17,11 +16,11 @@ export interface OperationsOptions {
   servers: readonly { url: string; description: string }[];
 }
 
-/** Liveness, readiness and the OpenAPI document: the unauthenticated routes. */
-export function operationsRoutes(app: FastifyInstance, options: OperationsOptions): void {
-  app.get(fastifyPath(endpoint('liveness')), (): Health => ({ status: 'ok' }));
+/** Liveness, readiness and the OpenAPI document. */
+export function operationsRoutes(open: Area<'none', null>, options: OperationsOptions): void {
+  route(open, 'liveness', () => ({ status: 'ok' }));
 
-  app.get(fastifyPath(endpoint('readiness')), async (request, reply) => {
+  route(open, 'readiness', async ({ request, reply }) => {
     const run = (checks: Readonly<Record<string, ReadinessCheck>>) =>
       Promise.all(
         Object.entries(checks).map(async ([name, check]) => {
@@ -36,17 +35,11 @@ export function operationsRoutes(app: FastifyInstance, options: OperationsOption
       );
     const [required, features] = await Promise.all([run(options.readinessChecks), run(options.featureChecks)]);
     const ready = required.every(([, state]) => state === 'ok');
-    const body: Health = {
-      status: ready ? 'ok' : 'unavailable',
-      checks: Object.fromEntries([...required, ...features]),
-    };
-    return reply
-      .code(ready ? 200 : 503)
-      .header('cache-control', 'no-store')
-      .send(body);
+    reply.code(ready ? 200 : 503).header('cache-control', 'no-store');
+    return { status: ready ? 'ok' : 'unavailable', checks: Object.fromEntries([...required, ...features]) };
   });
 
   // Built once: the document depends only on the schemas and the configured servers.
   const document = buildOpenApiDocument({ version: options.version, servers: options.servers });
-  app.get(fastifyPath(endpoint('openApiDocument')), () => document);
+  route(open, 'openApiDocument', () => document);
 }

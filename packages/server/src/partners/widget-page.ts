@@ -1,13 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 
-import { endpoint } from '@chartwright/protocol';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
 
-import type { Clock } from '../../clock.js';
-import { AppError } from '../../errors.js';
-import type { WidgetSessionService } from '../../partners/widget-sessions.js';
-import { fastifyPath } from '../paths.js';
+import type { Clock } from '../clock.js';
+import { AppError } from '../errors.js';
+import { route, type Area } from '../http/route.js';
+import type { WidgetSessionService } from './widget-sessions.js';
 
 export interface WidgetPageOptions {
   widgetSessions: WidgetSessionService;
@@ -75,16 +74,16 @@ async function readIndex(appDir: string): Promise<string | null> {
  * gets a page no one may frame. The token travels in the URL, so the page never sends a Referer and
  * is never cached. Assets have content-hashed names and are cached for a year.
  */
-export function widgetPageRoute(app: FastifyInstance, options: WidgetPageOptions): void {
+export function widgetPageRoutes(open: Area<'none', null>, options: WidgetPageOptions): void {
   const { widgetSessions, clock, appDir } = options;
 
-  app.get<{ Querystring: { token?: string } }>(fastifyPath(endpoint('widgetPage')), async (request, reply) => {
+  route(open, 'widgetPage', async ({ query, request, reply }) => {
     reply
       .header('referrer-policy', 'no-referrer')
       .header('cache-control', 'no-store')
       .header('x-content-type-options', 'nosniff')
       .type('text/html; charset=utf-8');
-    const token = typeof request.query.token === 'string' ? request.query.token : '';
+    const token = typeof query['token'] === 'string' ? query['token'] : '';
     const origins = token === '' ? null : await widgetSessions.framingOrigins(token);
     if (origins === null || origins.length === 0) {
       return reply
@@ -102,8 +101,8 @@ export function widgetPageRoute(app: FastifyInstance, options: WidgetPageOptions
       .send(index.replace('</head>', `${bootScript(clock.now(), origins)}</head>`));
   });
 
-  app.get<{ Params: { file: string } }>(fastifyPath(endpoint('widgetAsset')), async (request, reply) => {
-    const { file } = request.params;
+  route(open, 'widgetAsset', async ({ params, request, reply }) => {
+    const { file } = params;
     const type = ASSET_TYPES[extname(file)];
     if (!ASSET_NAME.test(file) || type === undefined) throw assetNotFound(file);
     // The build keeps a gzip copy of each asset; the plain file serves clients that take no gzip.

@@ -12,8 +12,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { decodeJwt, decodeProtectedHeader, generateKeyPair, SignJWT, type JWK, type JWTPayload } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { Authenticator } from '../../auth/authenticator.js';
-import { hashSecret } from '../../auth/secrets.js';
+import { Authenticator } from '../auth/authenticator.js';
+import { hashSecret } from '../auth/secrets.js';
 import { TEST_DIALECTS } from '@chartwright/testing/databases.js';
 import { createHarness, type Harness } from '@chartwright/testing/harness.js';
 

@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { RedisRateLimitStore } from '../../ratelimit/redis-store.js';
+import { RedisRateLimitStore } from '../ratelimit/redis-store.js';
 import { TEST_REDIS_URL } from '@chartwright/testing/databases.js';
 import { createHarness, type Harness, type HarnessOptions } from '@chartwright/testing/harness.js';
 

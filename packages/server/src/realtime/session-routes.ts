@@ -1,20 +1,18 @@
-import { endpoint } from '@chartwright/protocol';
-import type { FastifyInstance } from 'fastify';
+import type { ApiKeyPrincipal } from '../auth/principal.js';
+import { route, type Area } from '../http/route.js';
+import type { RealtimeSessionArchive } from './session-archive.js';
 
-import type { RealtimeSessionArchive } from '../../realtime/session-archive.js';
-import { principalOf } from '../api-key-guard.js';
-import { fastifyPath } from '../paths.js';
-
-export function realtimeSessionRoutes(app: FastifyInstance, archive: RealtimeSessionArchive): void {
-  app.get<{ Params: { id: string } }>(fastifyPath(endpoint('retrieveRealtimeSession')), async (request, reply) => {
-    const session = await archive.retrieve(principalOf(request), request.params.id);
+/** Reading back, and deleting, what a realtime session stored. */
+export function realtimeSessionRoutes(api: Area<'api_key', ApiKeyPrincipal>, archive: RealtimeSessionArchive): void {
+  route(api, 'retrieveRealtimeSession', async ({ params, principal, reply }) => {
+    const session = await archive.retrieve(principal, params.id);
     // A transcript is PHI: no shared cache may keep it.
-    return reply.header('cache-control', 'no-store').send(session);
+    reply.header('cache-control', 'no-store');
+    return session;
   });
 
-  const remove = endpoint('deleteRealtimeSession');
-  app.delete<{ Params: { id: string } }>(fastifyPath(remove), async (request, reply) => {
-    await archive.delete(principalOf(request), request.params.id);
-    return reply.code(remove.success.status).send();
+  route(api, 'deleteRealtimeSession', async ({ params, principal }) => {
+    await archive.delete(principal, params.id);
+    return null;
   });
 }
