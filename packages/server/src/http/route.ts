@@ -84,7 +84,8 @@ export function route<Auth extends EndpointAuth, Principal, Id extends EndpointI
   const spec = endpoint(operationId);
   const auth = AREAS.get(app);
   if (auth !== spec.auth) {
-    throw new Error(`${operationId} takes ${spec.auth} credentials; this context's routes take ${auth ?? 'no area'}`);
+    const context = auth === undefined ? 'a context that is no area' : `an area whose guard is ${auth}`;
+    throw new Error(`${operationId} (auth ${spec.auth}) cannot be registered in ${context}`);
   }
   const path = fastifyPath(spec);
   if (!path.startsWith(app.prefix)) throw new Error(`${operationId} (${spec.path}) is outside ${app.prefix}`);
