@@ -12,6 +12,11 @@ export const IMPORT_BOUNDARIES = [
     forbidden: ['^(\\.\\./)+store(/|$)', '^@chartwright/server/internal/store(/|$)'],
     message: 'http/ is plumbing shared by every area: it reaches data through services, never through store/.',
   },
+  {
+    files: ['packages/server/src/partners/**'],
+    forbidden: ['^(\\.\\./)+encounters(/|$)', '^@chartwright/server/internal/encounters(/|$)'],
+    message: 'Encounters build on partners (a widget session opens them), never the other way round.',
+  },
 ];
 
 /** @template T @param {T[]} items @returns {T[][]} every non-empty combination of the items */

@@ -52,6 +52,18 @@ describe('import boundaries', () => {
     }
   });
 
+  it('refuses an import of encounters/ from partners/, and lets encounters/ import partners/', async () => {
+    const code = "import type { EncounterRow } from '../encounters/owned-encounter.js';";
+    expect(await problems(eslint, 'packages/server/src/partners/example.ts', code)).toEqual([
+      expect.objectContaining({
+        ruleId: 'no-restricted-imports',
+        message: expect.stringContaining('Encounters build on partners') as unknown,
+      }) as unknown,
+    ]);
+    const back = "import type { WidgetSession } from '../partners/widget-sessions.js';";
+    expect(await problems(eslint, 'packages/server/src/encounters/example.ts', back)).toEqual([]);
+  });
+
   it('lets http/ import the rest, and the rest import store/', async () => {
     expect(
       await problems(eslint, 'packages/server/src/http/example.ts', "import { AppError } from '../errors.js';"),
