@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { buildApp } from '../app.js';
-import { ApiKeyService } from '../auth/api-keys.js';
+import { ApiKeyService } from './api-keys.js';
 import { systemClock } from '../clock.js';
 import { testConfig } from '../config/config.js';
 import { createLogger } from '../logger.js';
