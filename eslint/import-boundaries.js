@@ -25,6 +25,18 @@ export const BOUNDARIES = [
     message: 'runtime code never imports test support (@chartwright/testing)',
   },
   {
+    from: /^packages\/server\/src\/http\//,
+    to: /^packages\/server\/src\/store\//,
+    tests: true,
+    message: 'http/ is plumbing shared by every area: it reaches data through services, never through store/',
+  },
+  {
+    from: /^packages\/server\/src\/partners\//,
+    to: /^packages\/server\/src\/encounters\//,
+    tests: true,
+    message: 'encounters build on partners (a widget session opens them), never the other way round',
+  },
+  {
     from: /^packages\/server\/src\/asr\//,
     to: /^packages\/server\/src\/notes\//,
     tests: true,

@@ -5,7 +5,7 @@ import type { Config } from './config/config.js';
 import { ProjectService } from './projects/project-service.js';
 import type { ProjectSummary } from './projects/project-service.js';
 import type { Repositories } from './store/repositories.js';
-import { normalizeOrigin, PartnerService, type IssuedPartnerKey } from './widget/partners.js';
+import { normalizeOrigin, PartnerService, type IssuedPartnerKey } from './partners/partner-service.js';
 
 const DEMO_PROJECT_NAME = 'Demo project';
 export const DEMO_PARTNER_NAME = 'Demo EMR';

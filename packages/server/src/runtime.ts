@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
 import type { Config } from './config/config.js';
-import type { ReadinessCheck } from './http/operations.js';
+import type { ReadinessCheck } from './operations/routes.js';
 import { MemoryRateLimitStore } from './ratelimit/memory-store.js';
 import type { RateLimitStore } from './ratelimit/rate-limiter.js';
 import { RedisRateLimitStore } from './ratelimit/redis-store.js';

@@ -15,7 +15,7 @@ import { MemoryRateLimitStore } from '@chartwright/server/internal/ratelimit/mem
 import type { RateLimitStore } from '@chartwright/server/internal/ratelimit/rate-limiter.js';
 import type { Database, Dialect } from '@chartwright/server/internal/store/database.js';
 import { createRepositories, type Repositories } from '@chartwright/server/internal/store/repositories.js';
-import { PartnerService } from '@chartwright/server/internal/widget/partners.js';
+import { PartnerService } from '@chartwright/server/internal/partners/partner-service.js';
 import { openTestDatabase } from './databases.js';
 
 /** Collects every log line the service writes, so tests can assert what never appears in them. */

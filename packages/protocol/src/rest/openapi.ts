@@ -4,11 +4,12 @@ import { ERROR_CODES, type ErrorCode } from '../errors.js';
 import {
   AUTHENTICATED_ROUTE_ERRORS,
   PARTNER_ROUTE_ERRORS,
+  pathParameterNames,
   REALTIME_ROUTE_ERRORS,
-  REST_ENDPOINTS,
   WIDGET_TOKEN_ROUTE_ERRORS,
   type EndpointSpec,
-} from './endpoints.js';
+} from './endpoint-spec.js';
+import { REST_ENDPOINTS } from './endpoints.js';
 import { componentRegistry } from './registry.js';
 
 type JsonObject = Record<string, unknown>;
@@ -44,8 +45,7 @@ const SECURITY: Record<EndpointSpec['auth'], JsonObject[]> = {
 
 function errorResponses(spec: EndpointSpec): JsonObject {
   const codes: ErrorCode[] = [...new Set([...spec.errors, ...SHARED_ERRORS[spec.auth]])];
-  // Routes under /api/widget answer with the widget envelope the interface gives the token endpoint.
-  const errorSchema = spec.path.startsWith('/api/widget/') ? 'WidgetError' : 'Error';
+  const errorSchema = spec.errorEnvelope === 'widget' ? 'WidgetError' : 'Error';
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
     const status = ERROR_CODES[code].status;
@@ -61,12 +61,20 @@ function errorResponses(spec: EndpointSpec): JsonObject {
   return responses;
 }
 
+/** Every `{name}` segment of the path, a required string. */
+function pathParameters(spec: EndpointSpec): JsonObject {
+  const names = pathParameterNames(spec.path);
+  if (names.length === 0) return {};
+  return { parameters: names.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })) };
+}
+
 function operation(spec: EndpointSpec): JsonObject {
   const op: JsonObject = {
     operationId: spec.operationId,
     summary: spec.summary,
     tags: [spec.tag],
     security: SECURITY[spec.auth],
+    ...pathParameters(spec),
     responses: {
       // 204 No Content has no body to describe.
       [String(spec.success.status)]:

@@ -6,9 +6,9 @@ import { ApiKeyService, type ApiKeySummary } from '../auth/api-keys.js';
 import { systemClock, type Clock } from '../clock.js';
 import { loadConfig, MAX_GRACE_SECONDS } from '../config/config.js';
 import { ProjectService, type ProjectSummary } from '../projects/project-service.js';
-import { PartnerService, type PartnerSummary } from '../widget/partners.js';
+import { PartnerService, type PartnerSummary } from '../partners/partner-service.js';
 import { openDatabase } from '../store/database.js';
-import { migrateToLatest } from '../store/migrate.js';
+import { migrateToLatest, type MigrationOutcome } from '../store/migrate.js';
 import { createRepositories } from '../store/repositories.js';
 
 import { UsageError } from './usage.js';
@@ -99,6 +99,125 @@ function projectLine(project: ProjectSummary): string {
   return `${project.id}  ${project.name}  created ${project.createdAt}`;
 }
 
+const parse = (argv: readonly string[]) =>
+  parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+
+interface CommandContext {
+  values: ReturnType<typeof parse>['values'];
+  /** Positionals after the command, e.g. the key id of `keys rotate`. */
+  rest: readonly string[];
+  print: (json: unknown, human: string) => void;
+  migrated: MigrationOutcome;
+  projects: ProjectService;
+  keys: ApiKeyService;
+  partners: PartnerService;
+}
+
+type Command = (context: CommandContext) => Promise<void>;
+
+const PROJECT_COMMANDS: Readonly<Record<string, Command>> = {
+  'projects create': async ({ values, print, projects }) => {
+    const project = await projects.create(required(values.name, '--name'));
+    print(project, `Created project ${project.id} (${project.name})`);
+  },
+  'projects list': async ({ print, projects }) => {
+    const list = await projects.list();
+    print(list, list.length === 0 ? 'No projects.' : list.map(projectLine).join('\n'));
+  },
+};
+
+const KEY_COMMANDS: Readonly<Record<string, Command>> = {
+  'keys create': async ({ values, print, keys }) => {
+    const issued = await keys.create({
+      projectId: required(values.project, '--project'),
+      environment: requireEnvironment(values.env),
+      ...(values.name === undefined ? {} : { name: values.name }),
+    });
+    print(
+      { ...issued.key, key: issued.secret },
+      `Created ${issued.key.environment} key ${issued.key.id}\nKey (shown once, store it now): ${issued.secret}`,
+    );
+  },
+  'keys list': async ({ values, print, keys }) => {
+    const environment = parseEnvironment(values.env);
+    const list = await keys.list({
+      ...(values.project === undefined ? {} : { projectId: values.project }),
+      ...(environment === undefined ? {} : { environment }),
+    });
+    print(list, list.length === 0 ? 'No keys.' : list.map(keyLine).join('\n'));
+  },
+  'keys rotate': async ({ values, rest, print, keys }) => {
+    const grace = parseGrace(values.grace);
+    const { replacement, previous } = await keys.rotate(
+      required(rest[0], '<keyId>'),
+      grace === undefined ? {} : { graceSeconds: grace },
+    );
+    print(
+      { replacement: { ...replacement.key, key: replacement.secret }, previous },
+      `Rotated ${previous.id}: it keeps working until ${previous.expiresAt ?? 'now'}.\n` +
+        `New key ${replacement.key.id} (shown once, store it now): ${replacement.secret}`,
+    );
+  },
+  'keys revoke': async ({ rest, print, keys }) => {
+    const revoked = await keys.revoke(required(rest[0], '<keyId>'));
+    print(revoked, `Revoked ${revoked.id} at ${revoked.revokedAt ?? ''}`);
+  },
+};
+
+const PARTNER_COMMANDS: Readonly<Record<string, Command>> = {
+  'partners create': async ({ values, print, partners }) => {
+    if (values.origin === undefined || values.origin.length === 0) {
+      throw new UsageError('--origin is required (repeat it for each origin allowed to embed the widget)');
+    }
+    const lifetime = parseSeconds(values['token-lifetime'], '--token-lifetime');
+    const issued = await partners.create({
+      projectId: required(values.project, '--project'),
+      environment: requireEnvironment(values.env),
+      name: required(values.name, '--name'),
+      allowedOrigins: values.origin,
+      ...(lifetime === undefined ? {} : { tokenLifetimeSeconds: lifetime }),
+    });
+    print(
+      { ...issued.partner, partnerKey: issued.partnerKey },
+      `Created partner ${issued.partner.id} (${issued.partner.name}, ${issued.partner.environment})\n` +
+        `X-Partner-Key (shown once, keep it on the EMR's server): ${issued.partnerKey}`,
+    );
+  },
+  'partners list': async ({ values, print, partners }) => {
+    const list = await partners.list(values.project === undefined ? {} : { projectId: values.project });
+    print(list, list.length === 0 ? 'No partners.' : list.map(partnerLine).join('\n'));
+  },
+  'partners rotate-secret': async ({ values, rest, print, partners }) => {
+    const grace = parseGrace(values.grace);
+    const issued = await partners.rotateSecret(
+      required(rest[0], '<partnerId>'),
+      grace === undefined ? {} : { graceSeconds: grace },
+    );
+    print(
+      { ...issued.partner, partnerKey: issued.partnerKey },
+      `Rotated the secret of ${issued.partner.id}; the old one works until ${issued.partner.previousSecretExpiresAt ?? 'now'}.\n` +
+        `New X-Partner-Key (shown once): ${issued.partnerKey}`,
+    );
+  },
+  'partners revoke': async ({ rest, print, partners }) => {
+    const revoked = await partners.revoke(required(rest[0], '<partnerId>'));
+    print(revoked, `Revoked partner ${revoked.id} at ${revoked.revokedAt ?? ''}`);
+  },
+};
+
+const COMMANDS: Readonly<Record<string, Command>> = {
+  migrate: ({ migrated, print }) => {
+    print(
+      { applied: migrated.applied },
+      migrated.applied.length === 0 ? 'Database is up to date.' : `Applied: ${migrated.applied.join(', ')}`,
+    );
+    return Promise.resolve();
+  },
+  ...PROJECT_COMMANDS,
+  ...KEY_COMMANDS,
+  ...PARTNER_COMMANDS,
+};
+
 /** Runs one CLI invocation; returns the exit code. */
 export async function runCli(
   argv: readonly string[],
@@ -108,7 +227,7 @@ export async function runCli(
 ): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parse(argv);
   } catch (error) {
     io.err(`chartwright: ${error instanceof Error ? error.message : String(error)}`);
     return 2;
@@ -129,114 +248,21 @@ export async function runCli(
   try {
     const config = loadConfig(env);
     database = openDatabase(config.database);
-    const outcome = await migrateToLatest(database);
+    const migrated = await migrateToLatest(database);
     const repositories = createRepositories(database);
-    const projects = new ProjectService(repositories, clock);
-    const keys = new ApiKeyService(repositories, clock, config.keyRotationGraceSeconds);
-    const partners = new PartnerService(repositories, clock, config.keyRotationGraceSeconds);
     const command = `${group}${action === undefined ? '' : ` ${action}`}`;
-
-    switch (command) {
-      case 'migrate':
-        print(
-          { applied: outcome.applied },
-          outcome.applied.length === 0 ? 'Database is up to date.' : `Applied: ${outcome.applied.join(', ')}`,
-        );
-        return 0;
-      case 'projects create': {
-        const project = await projects.create(required(values.name, '--name'));
-        print(project, `Created project ${project.id} (${project.name})`);
-        return 0;
-      }
-      case 'projects list': {
-        const list = await projects.list();
-        print(list, list.length === 0 ? 'No projects.' : list.map(projectLine).join('\n'));
-        return 0;
-      }
-      case 'keys create': {
-        const issued = await keys.create({
-          projectId: required(values.project, '--project'),
-          environment: requireEnvironment(values.env),
-          ...(values.name === undefined ? {} : { name: values.name }),
-        });
-        print(
-          { ...issued.key, key: issued.secret },
-          `Created ${issued.key.environment} key ${issued.key.id}\nKey (shown once, store it now): ${issued.secret}`,
-        );
-        return 0;
-      }
-      case 'keys list': {
-        const environment = parseEnvironment(values.env);
-        const list = await keys.list({
-          ...(values.project === undefined ? {} : { projectId: values.project }),
-          ...(environment === undefined ? {} : { environment }),
-        });
-        print(list, list.length === 0 ? 'No keys.' : list.map(keyLine).join('\n'));
-        return 0;
-      }
-      case 'keys rotate': {
-        const grace = parseGrace(values.grace);
-        const { replacement, previous } = await keys.rotate(
-          required(rest[0], '<keyId>'),
-          grace === undefined ? {} : { graceSeconds: grace },
-        );
-        print(
-          { replacement: { ...replacement.key, key: replacement.secret }, previous },
-          `Rotated ${previous.id}: it keeps working until ${previous.expiresAt ?? 'now'}.\n` +
-            `New key ${replacement.key.id} (shown once, store it now): ${replacement.secret}`,
-        );
-        return 0;
-      }
-      case 'keys revoke': {
-        const revoked = await keys.revoke(required(rest[0], '<keyId>'));
-        print(revoked, `Revoked ${revoked.id} at ${revoked.revokedAt ?? ''}`);
-        return 0;
-      }
-      case 'partners create': {
-        if (values.origin === undefined || values.origin.length === 0) {
-          throw new UsageError('--origin is required (repeat it for each origin allowed to embed the widget)');
-        }
-        const lifetime = parseSeconds(values['token-lifetime'], '--token-lifetime');
-        const issued = await partners.create({
-          projectId: required(values.project, '--project'),
-          environment: requireEnvironment(values.env),
-          name: required(values.name, '--name'),
-          allowedOrigins: values.origin,
-          ...(lifetime === undefined ? {} : { tokenLifetimeSeconds: lifetime }),
-        });
-        print(
-          { ...issued.partner, partnerKey: issued.partnerKey },
-          `Created partner ${issued.partner.id} (${issued.partner.name}, ${issued.partner.environment})\n` +
-            `X-Partner-Key (shown once, keep it on the EMR's server): ${issued.partnerKey}`,
-        );
-        return 0;
-      }
-      case 'partners list': {
-        const list = await partners.list(values.project === undefined ? {} : { projectId: values.project });
-        print(list, list.length === 0 ? 'No partners.' : list.map(partnerLine).join('\n'));
-        return 0;
-      }
-      case 'partners rotate-secret': {
-        const grace = parseGrace(values.grace);
-        const issued = await partners.rotateSecret(
-          required(rest[0], '<partnerId>'),
-          grace === undefined ? {} : { graceSeconds: grace },
-        );
-        print(
-          { ...issued.partner, partnerKey: issued.partnerKey },
-          `Rotated the secret of ${issued.partner.id}; the old one works until ${issued.partner.previousSecretExpiresAt ?? 'now'}.\n` +
-            `New X-Partner-Key (shown once): ${issued.partnerKey}`,
-        );
-        return 0;
-      }
-      case 'partners revoke': {
-        const revoked = await partners.revoke(required(rest[0], '<partnerId>'));
-        print(revoked, `Revoked partner ${revoked.id} at ${revoked.revokedAt ?? ''}`);
-        return 0;
-      }
-      default:
-        throw new UsageError(`unknown command "${command}"; run chartwright --help`);
-    }
+    const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+    if (run === undefined) throw new UsageError(`unknown command "${command}"; run chartwright --help`);
+    await run({
+      values,
+      rest,
+      print,
+      migrated,
+      projects: new ProjectService(repositories, clock),
+      keys: new ApiKeyService(repositories, clock, config.keyRotationGraceSeconds),
+      partners: new PartnerService(repositories, clock, config.keyRotationGraceSeconds),
+    });
+    return 0;
   } catch (error) {
     const message = error instanceof Error ? error.message.split('\n').join(' ') : String(error);
     io.err(`chartwright: ${message}`);

@@ -244,6 +244,61 @@ function databaseTarget(url: string): DatabaseTarget {
   return { kind: 'sqlite', path: url.replace(/^sqlite:/i, '') };
 }
 
+type EnvValues = z.output<typeof envSchema>;
+
+/** An API key variable set to nothing means no key. */
+const apiKeyOf = (value: string | undefined) => (value === undefined || value === '' ? null : value);
+
+function notesConfig(values: EnvValues): NotesConfig {
+  return Object.freeze({
+    engine: values.NOTES_ENGINE,
+    openai:
+      values.NOTES_ENGINE === 'openai' &&
+      values.NOTES_OPENAI_BASE_URL !== undefined &&
+      values.NOTES_OPENAI_MODEL !== undefined
+        ? Object.freeze({
+            baseUrl: values.NOTES_OPENAI_BASE_URL,
+            apiKey: apiKeyOf(values.NOTES_OPENAI_API_KEY),
+            model: values.NOTES_OPENAI_MODEL,
+            timeoutMs: values.NOTES_OPENAI_TIMEOUT_MS,
+          })
+        : null,
+    retentionDays: values.NOTES_RETENTION_DAYS,
+  });
+}
+
+function realtimeConfig(values: EnvValues): RealtimeConfig {
+  return Object.freeze({
+    maxSessions: values.REALTIME_MAX_SESSIONS,
+    maxSessionSeconds: values.REALTIME_MAX_SESSION_SECONDS,
+    idleTimeoutSeconds: values.REALTIME_IDLE_TIMEOUT_SECONDS,
+    maxFrameBytes: values.REALTIME_MAX_FRAME_BYTES,
+    recognizerWorkers: values.REALTIME_RECOGNIZER_WORKERS,
+    credentialCheckSeconds: values.REALTIME_CREDENTIAL_CHECK_SECONDS,
+    retentionDays: values.REALTIME_RETENTION_DAYS,
+  });
+}
+
+function asrConfig(values: EnvValues): AsrConfig {
+  return Object.freeze({
+    engine: values.ASR_ENGINE,
+    vocabulary: values.ASR_VOCABULARY,
+    secondPass: values.ASR_SECOND_PASS,
+    openai:
+      values.ASR_ENGINE === 'openai' &&
+      values.ASR_OPENAI_BASE_URL !== undefined &&
+      values.ASR_OPENAI_MODEL !== undefined
+        ? Object.freeze({
+            baseUrl: values.ASR_OPENAI_BASE_URL,
+            apiKey: apiKeyOf(values.ASR_OPENAI_API_KEY),
+            model: values.ASR_OPENAI_MODEL,
+            timeoutMs: values.ASR_OPENAI_TIMEOUT_MS,
+            maxConcurrentRequests: values.ASR_OPENAI_MAX_CONCURRENT_REQUESTS,
+          })
+        : null,
+  });
+}
+
 /** Reads the whole configuration at once and reports every bad variable together. */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): Config {
   // An empty variable means "not set", as it does for most twelve-factor services.
@@ -276,53 +331,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
       secret: values.WIDGET_PDF_LINK_SECRET ?? null,
     }),
     widgetAppDir: values.WIDGET_APP_DIR ?? WIDGET_APP_BUILD,
-    notes: Object.freeze({
-      engine: values.NOTES_ENGINE,
-      openai:
-        values.NOTES_ENGINE === 'openai' &&
-        values.NOTES_OPENAI_BASE_URL !== undefined &&
-        values.NOTES_OPENAI_MODEL !== undefined
-          ? Object.freeze({
-              baseUrl: values.NOTES_OPENAI_BASE_URL,
-              apiKey:
-                values.NOTES_OPENAI_API_KEY === undefined || values.NOTES_OPENAI_API_KEY === ''
-                  ? null
-                  : values.NOTES_OPENAI_API_KEY,
-              model: values.NOTES_OPENAI_MODEL,
-              timeoutMs: values.NOTES_OPENAI_TIMEOUT_MS,
-            })
-          : null,
-      retentionDays: values.NOTES_RETENTION_DAYS,
-    }),
-    realtime: Object.freeze({
-      maxSessions: values.REALTIME_MAX_SESSIONS,
-      maxSessionSeconds: values.REALTIME_MAX_SESSION_SECONDS,
-      idleTimeoutSeconds: values.REALTIME_IDLE_TIMEOUT_SECONDS,
-      maxFrameBytes: values.REALTIME_MAX_FRAME_BYTES,
-      recognizerWorkers: values.REALTIME_RECOGNIZER_WORKERS,
-      credentialCheckSeconds: values.REALTIME_CREDENTIAL_CHECK_SECONDS,
-      retentionDays: values.REALTIME_RETENTION_DAYS,
-    }),
-    asr: Object.freeze({
-      engine: values.ASR_ENGINE,
-      vocabulary: values.ASR_VOCABULARY,
-      secondPass: values.ASR_SECOND_PASS,
-      openai:
-        values.ASR_ENGINE === 'openai' &&
-        values.ASR_OPENAI_BASE_URL !== undefined &&
-        values.ASR_OPENAI_MODEL !== undefined
-          ? Object.freeze({
-              baseUrl: values.ASR_OPENAI_BASE_URL,
-              apiKey:
-                values.ASR_OPENAI_API_KEY === undefined || values.ASR_OPENAI_API_KEY === ''
-                  ? null
-                  : values.ASR_OPENAI_API_KEY,
-              model: values.ASR_OPENAI_MODEL,
-              timeoutMs: values.ASR_OPENAI_TIMEOUT_MS,
-              maxConcurrentRequests: values.ASR_OPENAI_MAX_CONCURRENT_REQUESTS,
-            })
-          : null,
-    }),
+    notes: notesConfig(values),
+    realtime: realtimeConfig(values),
+    asr: asrConfig(values),
   });
 }
 

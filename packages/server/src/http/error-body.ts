@@ -1,7 +1,9 @@
 import { ERROR_CODES, type ErrorBody, type WidgetErrorEnvelope } from '@chartwright/protocol';
-import type { FastifyReply } from 'fastify';
 
-import { AppError } from '../errors.js';
+import type { AppError } from '../errors.js';
+
+/** How a part of the service words its errors: the REST error body, or the widget API's envelope. */
+export type ErrorEnvelope = (error: AppError, requestId: string) => ErrorBody | WidgetErrorEnvelope;
 
 export function errorBody(error: AppError, requestId: string): ErrorBody {
   const body: ErrorBody['error'] = {
@@ -27,13 +29,4 @@ export function widgetErrorEnvelope(error: AppError, requestId: string): WidgetE
       ...(error.details.length > 0 ? { details: [...error.details] } : {}),
     },
   };
-}
-
-export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
-  const widgetApi = reply.request.url.startsWith('/api/widget/');
-  return reply
-    .code(error.status)
-    .headers(error.headers)
-    .type('application/json; charset=utf-8')
-    .send(widgetApi ? widgetErrorEnvelope(error, reply.request.id) : errorBody(error, reply.request.id));
 }

@@ -1,7 +1,7 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 
 import { AppError } from '../errors.js';
-import { sendError } from './error-body.js';
+import type { ErrorEnvelope } from './error-body.js';
 
 /** Fastify's own request errors that we answer deliberately; everything else is a 500. */
 function fromFastifyError(error: FastifyError, bodyLimit: number): AppError | null {
@@ -21,15 +21,26 @@ function fromFastifyError(error: FastifyError, bodyLimit: number): AppError | nu
   }
 }
 
+function sendError(reply: FastifyReply, error: AppError, envelope: ErrorEnvelope): FastifyReply {
+  return reply
+    .code(error.status)
+    .headers(error.headers)
+    .type('application/json; charset=utf-8')
+    .send(envelope(error, reply.request.id));
+}
+
 /**
- * One error handler for the whole service: deliberate errors keep their code and message, the
- * rest become an opaque 500 whose details stay in the log under the request id.
+ * Answers every error of this context, and every request under its prefix that no route takes (404,
+ * or 405 with Allow), in `envelope`. Deliberate errors keep their code and message; the rest become an
+ * opaque 500 whose details stay in the log under the request id. Contexts registered inside inherit
+ * both, so each part of the service words its errors one way without looking at URLs.
  */
-export function registerErrorHandler(app: FastifyInstance, bodyLimit: number): void {
+export function answerErrorsWith(app: FastifyInstance, envelope: ErrorEnvelope): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const known = error instanceof AppError ? error : fromFastifyError(error, bodyLimit);
-    if (known !== null) return sendError(reply, known);
+    const known = error instanceof AppError ? error : fromFastifyError(error, request.routeOptions.bodyLimit);
+    if (known !== null) return sendError(reply, known, envelope);
     request.log.error({ err: error }, 'unhandled error');
-    return sendError(reply, new AppError('internal_error', 'Something went wrong on our side.'));
+    return sendError(reply, new AppError('internal_error', 'Something went wrong on our side.'), envelope);
   });
+  app.setNotFoundHandler((request, reply) => sendError(reply, app.routeMiss(request), envelope));
 }

@@ -1,4 +1,4 @@
-import { errorBodySchema, type ErrorBody } from '@chartwright/protocol';
+import { errorBodySchema, widgetErrorEnvelopeSchema, type ErrorBody } from '@chartwright/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { createHarness, type Harness } from '@chartwright/testing/harness.js';
@@ -31,6 +31,43 @@ describe('the REST error contract', () => {
     const post = await h.request({ method: 'GET', url: '/api/v1/realtime/tokens', key: h.project.testKey });
     expect(post.statusCode).toBe(405);
     expect(post.headers['allow']).toBe('POST');
+  });
+
+  it('answers unknown paths and wrong methods of the widget API in its envelope, and no others', async () => {
+    const widgetApi = [
+      { method: 'GET', url: '/api/widget/nope', status: 404, code: 'route_not_found' },
+      { method: 'GET', url: '/api/widget/?x=1', status: 404, code: 'route_not_found' },
+      { method: 'GET', url: '/api/widget/token', status: 405, code: 'method_not_allowed', allow: 'POST' },
+      {
+        method: 'DELETE',
+        url: '/api/widget/encounters/ses_1',
+        status: 405,
+        code: 'method_not_allowed',
+        allow: 'GET, HEAD',
+      },
+      {
+        method: 'PUT',
+        url: '/api/widget/documents/doc_1/pdf',
+        status: 405,
+        code: 'method_not_allowed',
+        allow: 'GET, HEAD',
+      },
+    ] as const;
+    for (const expected of widgetApi) {
+      const response = await h.request({ method: expected.method, url: expected.url });
+      expect(response.statusCode, expected.url).toBe(expected.status);
+      expect(response.headers['allow'], expected.url).toBe('allow' in expected ? expected.allow : undefined);
+      const { error } = widgetErrorEnvelopeSchema.parse(response.json());
+      expect(error, expected.url).toMatchObject({ code: expected.code, requestId: response.headers['x-request-id'] });
+    }
+    for (const url of ['/api/widget', '/widget/nope', '/api/widgets/token']) {
+      const response = await h.request({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(404);
+      expect(errorBodySchema.parse(response.json()).error.code, url).toBe('route_not_found');
+    }
+    const page = await h.request({ method: 'POST', url: '/widget' });
+    expect(page.statusCode).toBe(405);
+    expect(errorBodySchema.parse(page.json()).error.code).toBe('method_not_allowed');
   });
 
   it('answers malformed JSON with 400 and the error body', async () => {

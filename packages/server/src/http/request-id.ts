@@ -1,5 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 
+import type { FastifyInstance } from 'fastify';
+
 import { generateId } from '../auth/secrets.js';
 
 // A caller-supplied id is kept only when it cannot smuggle anything into logs or headers.
@@ -10,4 +12,12 @@ export function requestIdFor(request: IncomingMessage): string {
   const incoming = request.headers['x-request-id'];
   if (typeof incoming === 'string' && ACCEPTABLE_REQUEST_ID.test(incoming)) return incoming;
   return generateId('req');
+}
+
+/** Every response names its request, errors and unknown routes included, so a caller can quote it. */
+export function echoRequestId(app: FastifyInstance): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    done();
+  });
 }

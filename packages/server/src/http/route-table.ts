@@ -1,12 +1,16 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 import { AppError } from '../errors.js';
-import { sendError } from './error-body.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Every method and path registered so far (HEAD included), in Fastify's `:param` syntax. */
     knownRoutes(): { method: string; url: string }[];
+    /**
+     * Why no route takes the request: 404 for an unknown path, 405 with Allow for a known path and
+     * another method (Fastify alone answers both with 404).
+     */
+    routeMiss(request: FastifyRequest): AppError;
   }
 }
 
@@ -23,10 +27,7 @@ function patternOf(url: string): RegExp {
   return new RegExp(`^${escaped}/?$`);
 }
 
-/**
- * Answers unknown paths with 404 and known paths with the wrong method with 405 and an Allow
- * header (Fastify alone answers both with 404). Records routes as they are registered.
- */
+/** Records every route of the service as it is registered, in whichever context. */
 export function registerRouteTable(app: FastifyInstance): void {
   const paths = new Map<string, KnownPath>();
   app.addHook('onRoute', (route) => {
@@ -38,22 +39,16 @@ export function registerRouteTable(app: FastifyInstance): void {
   app.decorate('knownRoutes', () =>
     [...paths].flatMap(([url, known]) => [...known.methods].map((method) => ({ method, url }))),
   );
-
-  app.setNotFoundHandler((request, reply) => {
+  app.decorate('routeMiss', (request: FastifyRequest) => {
     const path = request.url.split('?')[0] ?? '/';
     const allowed = new Set<string>();
     for (const known of paths.values()) {
       if (known.pattern.test(path)) for (const method of known.methods) allowed.add(method);
     }
-    if (allowed.size === 0) {
-      return sendError(reply, new AppError('route_not_found', `No route matches ${request.method} ${path}.`));
-    }
+    if (allowed.size === 0) return new AppError('route_not_found', `No route matches ${request.method} ${path}.`);
     const allow = [...allowed].sort().join(', ');
-    return sendError(
-      reply,
-      new AppError('method_not_allowed', `${request.method} is not allowed on ${path}; use ${allow}.`, {
-        headers: { allow },
-      }),
-    );
+    return new AppError('method_not_allowed', `${request.method} is not allowed on ${path}; use ${allow}.`, {
+      headers: { allow },
+    });
   });
 }

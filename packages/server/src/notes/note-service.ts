@@ -39,6 +39,24 @@ function callerContextPath(path: string): string {
   return path;
 }
 
+/**
+ * Refuses a conversation longer than MAX_CONVERSATION_CHARACTERS, named as its caller knows it: a
+ * body field (`path` puts it in the error's details) or text the service put together.
+ */
+export function checkConversationLength(conversation: string, source: { name: string; path?: string }): void {
+  if (conversation.length <= MAX_CONVERSATION_CHARACTERS) return;
+  throw new AppError(
+    'conversation_too_long',
+    `${source.name} has ${conversation.length} characters; the limit is ${MAX_CONVERSATION_CHARACTERS}.`,
+    source.path === undefined
+      ? {}
+      : { details: [{ path: source.path, message: `must be at most ${MAX_CONVERSATION_CHARACTERS} characters` }] },
+  );
+}
+
+/** What a note is written from once its template is known. */
+export type NoteInput = Omit<CreateNoteParams, 'template_id' | 'sections'> & { template: Template };
+
 function templateFor(params: CreateNoteParams): Template {
   if (params.template_id === CUSTOM_TEMPLATE_ID) {
     if (params.sections === undefined) {
@@ -60,6 +78,35 @@ function templateFor(params: CreateNoteParams): Template {
     });
   }
   return template;
+}
+
+/** SHA-256 of everything the note was written from, so a note can be reproduced and versions compared. */
+function inputHash(input: NoteInput): string {
+  const { template } = input;
+  return createHash('sha256')
+    .update(
+      canonicalJson({
+        template: { id: template.id, version: template.version, sections: template.sections },
+        conversation_text: input.conversation_text,
+        patient: input.patient,
+        context: input.context,
+        extra_context: input.extra_context,
+      }),
+    )
+    .digest('hex');
+}
+
+/** A generated section as the API returns it: its text, and each sentence's evidence as the caller named it. */
+function sectionResult(section: GeneratedSection): Note['sections'][number] {
+  return {
+    key: section.key,
+    label: section.label,
+    text: sectionText(section),
+    sentences: section.sentences.map((sentence) => ({
+      text: sentence.text,
+      evidence: { turns: sentence.evidence.turns, context: sentence.evidence.context.map(callerContextPath) },
+    })),
+  };
 }
 
 function noteFromRow(row: NoteRow): Note {
@@ -87,37 +134,25 @@ export class NoteService {
     private readonly retentionMs: number,
   ) {}
 
+  /** POST /api/v1/notes: the caller names the template (or sends its sections). */
   async create(scope: ProjectScope, params: CreateNoteParams, signal?: AbortSignal): Promise<Note> {
-    if (params.conversation_text.length > MAX_CONVERSATION_CHARACTERS) {
-      throw new AppError(
-        'conversation_too_long',
-        `conversation_text has ${params.conversation_text.length} characters; the limit is ${MAX_CONVERSATION_CHARACTERS}.`,
-        {
-          details: [
-            { path: 'conversation_text', message: `must be at most ${MAX_CONVERSATION_CHARACTERS} characters` },
-          ],
-        },
-      );
-    }
-    const template = templateFor(params);
+    checkConversationLength(params.conversation_text, { name: 'conversation_text', path: 'conversation_text' });
+    const { template_id: _templateId, sections: _sections, ...input } = params;
+    return this.generate(scope, { ...input, template: templateFor(params) }, signal);
+  }
+
+  /** Writes the note with a template already resolved (the caller checked the conversation's length). */
+  async generate(scope: ProjectScope, input: NoteInput, signal?: AbortSignal): Promise<Note> {
+    const { template } = input;
     const context: NoteContext = {
-      ...(params.patient === undefined ? {} : { patient: params.patient }),
-      ...(params.context === undefined ? {} : { medical: params.context }),
-      ...(params.extra_context === undefined ? {} : { extra: params.extra_context }),
+      ...(input.patient === undefined ? {} : { patient: input.patient }),
+      ...(input.context === undefined ? {} : { medical: input.context }),
+      ...(input.extra_context === undefined ? {} : { extra: input.extra_context }),
     };
     const outcome = await this.produce(
-      { template, conversation: parseConversation(params.conversation_text), context },
+      { template, conversation: parseConversation(input.conversation_text), context },
       signal === undefined ? {} : { signal },
     );
-    const sections = outcome.note.sections.map((section: GeneratedSection) => ({
-      key: section.key,
-      label: section.label,
-      text: sectionText(section),
-      sentences: section.sentences.map((sentence) => ({
-        text: sentence.text,
-        evidence: { turns: sentence.evidence.turns, context: sentence.evidence.context.map(callerContextPath) },
-      })),
-    }));
     const now = this.clock.now();
     const row: NoteRow = {
       id: generateId('note'),
@@ -128,19 +163,9 @@ export class NoteService {
       engine_name: outcome.engine.name,
       engine_version: outcome.engine.version,
       fallback: outcome.fallback === null ? null : JSON.stringify(outcome.fallback),
-      input_sha256: createHash('sha256')
-        .update(
-          canonicalJson({
-            template: { id: template.id, version: template.version, sections: template.sections },
-            conversation_text: params.conversation_text,
-            patient: params.patient,
-            context: params.context,
-            extra_context: params.extra_context,
-          }),
-        )
-        .digest('hex'),
+      input_sha256: inputHash(input),
       note_text: renderNote(outcome.note.sections),
-      sections: JSON.stringify(sections),
+      sections: JSON.stringify(outcome.note.sections.map(sectionResult)),
       created_at: now,
       expires_at: now + this.retentionMs,
     };

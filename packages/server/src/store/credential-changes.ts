@@ -52,6 +52,74 @@ export function sqliteCredentialChanges(connection: SQLite.Database): Credential
 }
 
 /**
+ * One LISTEN connection on a channel, counting its notifications. Until it is connected, or after it
+ * drops (it reconnects after a second), `received()` is null: notifications may have been missed.
+ */
+class ChannelListener {
+  #received = 0;
+  #listening = false;
+  #client: pg.Client | null = null;
+  #closed = false;
+  #retry: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly connectionString: string,
+    private readonly channel: string,
+  ) {}
+
+  /** Notifications counted so far; connects on first use, so short-lived processes never do. */
+  received(): number | null {
+    if (!this.#listening) {
+      this.connect();
+      return null;
+    }
+    return this.#received;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#retry);
+    const current = this.#client;
+    this.#client = null;
+    this.#listening = false;
+    if (current !== null) {
+      current.removeAllListeners();
+      await current.end().catch(() => undefined);
+    }
+  }
+
+  private connect(): void {
+    if (this.#client !== null || this.#closed) return;
+    const next = new pg.Client({ connectionString: this.connectionString });
+    this.#client = next;
+    const drop = () => {
+      this.#listening = false;
+      this.#client = null;
+      next.removeAllListeners();
+      void next.end().catch(() => undefined);
+      if (!this.#closed) {
+        this.#retry = setTimeout(() => this.connect(), 1000);
+        this.#retry.unref();
+      }
+    };
+    next.on('error', drop);
+    next.on('end', drop);
+    next.on('notification', () => {
+      this.#received += 1;
+    });
+    next
+      .connect()
+      .then(() => next.query(`LISTEN ${this.channel}`))
+      .then(() => {
+        // Anything may have changed while we were not listening.
+        this.#received += 1;
+        this.#listening = true;
+      })
+      .catch(drop);
+  }
+}
+
+/**
  * PostgreSQL: a NOTIFY on every change, and a dedicated LISTEN connection per process that counts
  * them. Until that connection is up, or after it drops, `version()` is null so nothing is cached.
  * The connection opens on first use, so short-lived processes (the CLI) never open it.
@@ -59,65 +127,17 @@ export function sqliteCredentialChanges(connection: SQLite.Database): Credential
 export function postgresCredentialChanges(connectionString: string, schema?: string): CredentialChanges {
   // Channels are database-wide; deployments in separate schemas of one database keep their own.
   const channel = schema === undefined ? 'chartwright_credentials' : `chartwright_credentials_${schema}`;
-  let received = 0;
+  const listener = new ChannelListener(connectionString, channel);
   let local = 0;
-  let listening = false;
-  let client: pg.Client | null = null;
-  let closed = false;
-  let retry: NodeJS.Timeout | undefined;
-
-  const connect = () => {
-    if (client !== null || closed) return;
-    const next = new pg.Client({ connectionString });
-    client = next;
-    const drop = () => {
-      listening = false;
-      client = null;
-      next.removeAllListeners();
-      void next.end().catch(() => undefined);
-      if (!closed) {
-        retry = setTimeout(connect, 1000);
-        retry.unref();
-      }
-    };
-    next.on('error', drop);
-    next.on('end', drop);
-    next.on('notification', () => {
-      received += 1;
-    });
-    next
-      .connect()
-      .then(() => next.query(`LISTEN ${channel}`))
-      .then(() => {
-        // Anything may have changed while we were not listening.
-        received += 1;
-        listening = true;
-      })
-      .catch(drop);
-  };
-
   return {
     version: () => {
-      if (!listening) {
-        connect();
-        return null;
-      }
-      return received + local;
+      const received = listener.received();
+      return received === null ? null : received + local;
     },
     publish: async (db) => {
       local += 1;
       await sql`select pg_notify(${channel}, '')`.execute(db);
     },
-    close: async () => {
-      closed = true;
-      clearTimeout(retry);
-      const current = client;
-      client = null;
-      listening = false;
-      if (current !== null) {
-        current.removeAllListeners();
-        await current.end().catch(() => undefined);
-      }
-    },
+    close: () => listener.close(),
   };
 }

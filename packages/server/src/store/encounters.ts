@@ -79,17 +79,24 @@ export class EncountersRepository {
   }
 
   /**
-   * Records the patient and context. Refuses (returns false) when the encounter already belongs to
-   * another patient, so nothing recorded for one patient can end up under another.
+   * Records the patient, the context and the note template it resolves to. Refuses (returns false)
+   * when the encounter already belongs to another patient, so nothing recorded for one patient can
+   * end up under another.
    */
   async setPatientContext(
     id: string,
-    patient: { key: string; id: string; context: string },
+    patient: { key: string; id: string; context: string; noteTemplate: string },
     at: number,
   ): Promise<boolean> {
     const result = await this.db
       .updateTable('encounters')
-      .set({ patient_key: patient.key, patient_id: patient.id, patient_context: patient.context, updated_at: at })
+      .set({
+        patient_key: patient.key,
+        patient_id: patient.id,
+        patient_context: patient.context,
+        note_template: patient.noteTemplate,
+        updated_at: at,
+      })
       .where('id', '=', id)
       .where((eb) => eb.or([eb('patient_key', 'is', null), eb('patient_key', '=', patient.key)]))
       .executeTakeFirst();

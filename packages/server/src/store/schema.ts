@@ -72,6 +72,11 @@ export interface EncountersTable {
   patient_id: string | null;
   /** JSON of the validated PATIENT_CONTEXT fields (patient, context, appointment, noteConfig). */
   patient_context: string | null;
+  /**
+   * JSON of the note template the patient context's noteConfig resolved to, with the host key of each
+   * section; set with the patient context, null until then.
+   */
+  note_template: string | null;
   created_at: number;
   updated_at: number;
 }

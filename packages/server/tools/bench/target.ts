@@ -16,10 +16,10 @@ import { systemClock } from '@chartwright/server/internal/clock.js';
 import { loadConfig } from '@chartwright/server/internal/config/config.js';
 import { createLogger } from '@chartwright/server/internal/logger.js';
 import { CURATED_TEMPLATES, CURATED_TEMPLATES_JSON } from '@chartwright/server/internal/notes/templates.js';
+import { PartnerService } from '@chartwright/server/internal/partners/partner-service.js';
 import { ProjectService } from '@chartwright/server/internal/projects/project-service.js';
 import { openRuntime, type Runtime } from '@chartwright/server/internal/runtime.js';
 import { createRepositories } from '@chartwright/server/internal/store/repositories.js';
-import { PartnerService } from '@chartwright/server/internal/widget/partners.js';
 import Fastify, { type FastifyInstance } from 'fastify';
 
 import { isRunnerMessage, recognizerEnvironment, TEMPLATES_PATH, type TargetMessage, type Targets } from './ipc.js';

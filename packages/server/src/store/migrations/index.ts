@@ -6,6 +6,7 @@ import { notes } from './0003-notes.js';
 import { realtime } from './0004-realtime.js';
 import { realtimeRetention } from './0005-realtime-retention.js';
 import { widgetEncounterRecords } from './0006-widget-encounter-records.js';
+import { encounterNoteTemplate } from './0007-encounter-note-template.js';
 
 /**
  * Migrations in the order they apply. Names sort lexically, so they carry a zero-padded number;
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004-realtime': realtime,
   '0005-realtime-retention': realtimeRetention,
   '0006-widget-encounter-records': widgetEncounterRecords,
+  '0007-encounter-note-template': encounterNoteTemplate,
 };
 
 /** Every migration's name, in the order they apply. */

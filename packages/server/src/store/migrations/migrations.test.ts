@@ -1,9 +1,27 @@
+import type { SetPatientContextRequest, WidgetEncounterState, WidgetNote } from '@chartwright/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { buildApp } from '../../app.js';
+import { ManualClock } from '../../clock.js';
+import { testConfig } from '../../config/config.js';
+import { createLogger } from '../../logger.js';
+import { PartnerService } from '../../partners/partner-service.js';
+import { ProjectService } from '../../projects/project-service.js';
+import { MemoryRateLimitStore } from '../../ratelimit/memory-store.js';
 import { openEmptyTestDatabase, TEST_DIALECTS, type TestDatabase } from '@chartwright/testing/databases.js';
 import { createMigrator, migrateToLatest } from '../migrate.js';
 import { MIGRATION_NAMES } from './index.js';
 import { createRepositories } from '../repositories.js';
+
+const HEADINGS = [
+  { key: 'hpi', label: 'History of present illness' },
+  { key: 'plan', label: 'Plan' },
+];
+const SOAP_HEADINGS = ['Subjective', 'Objective', 'Assessment', 'Plan'].map((label) => ({
+  key: `emr_${label.toLowerCase()}`,
+  label,
+}));
+const SOAP_KEYS = ['subjective', 'objective', 'assessment', 'plan'];
 
 describe.each(TEST_DIALECTS)('migrations on %s', (dialect) => {
   let opened: TestDatabase | undefined;
@@ -73,5 +91,113 @@ describe.each(TEST_DIALECTS)('migrations on %s', (dialect) => {
     const down = await migrator.migrateDown();
     expect(down.error).toBeUndefined();
     expect((await migrateToLatest(opened.database)).applied).toEqual(MIGRATION_NAMES.slice(-1));
+  });
+
+  it('gives encounters with a patient context the template it resolves to, and serves them after the upgrade', async () => {
+    opened = await openEmptyTestDatabase(dialect);
+    const { db } = opened.database;
+    expect((await (await createMigrator(opened.database)).migrateTo('0006-widget-encounter-records')).error).toBe(
+      undefined,
+    );
+    const clock = new ManualClock();
+    const repositories = createRepositories(opened.database);
+    const project = await new ProjectService(repositories, clock).create('Clinic');
+    const { partner, partnerKey } = await new PartnerService(repositories, clock, 0).create({
+      projectId: project.id,
+      environment: 'test',
+      name: 'EMR',
+      allowedOrigins: ['https://emr.example.com'],
+    });
+    await db
+      .insertInto('clinicians')
+      .values({
+        id: 'cln_1',
+        partner_id: partner.id,
+        emr_user_id: 'emr-user-1',
+        email: 'dr@clinic.example',
+        created_at: 1,
+        updated_at: 1,
+      })
+      .execute();
+    const encounter = (id: string, context: SetPatientContextRequest | null) => ({
+      id,
+      project_id: project.id,
+      environment: 'test',
+      partner_id: partner.id,
+      clinician_id: 'cln_1',
+      emr_session_id: id,
+      patient_key: context === null ? null : `widget_${partner.id}_${context.patient.id}`,
+      patient_id: context?.patient.id ?? null,
+      patient_context: context === null ? null : JSON.stringify(context),
+      // Used now, so the app's first sweep of idle, empty encounters keeps them.
+      created_at: clock.now(),
+      updated_at: clock.now(),
+    });
+    const patient = { id: 'MRN-1', name: 'Jane Doe' };
+    // Written with the 0006 columns only, as a service on that version would have.
+    await db
+      .insertInto('encounters')
+      .values([
+        encounter('ses_headings', { patient, noteConfig: { sections: HEADINGS } }),
+        encounter('ses_soap_keys', { patient, noteConfig: { sections: SOAP_HEADINGS } }),
+        encounter('ses_soap', { patient }),
+        encounter('ses_no_patient', null),
+      ] as never)
+      .execute();
+
+    await migrateToLatest(opened.database);
+    const templates = new Map(
+      (await db.selectFrom('encounters').select(['id', 'note_template']).execute()).map((row) => [
+        row.id,
+        row.note_template === null
+          ? null
+          : (JSON.parse(row.note_template) as Pick<WidgetEncounterState, 'template' | 'sectionKeys'>),
+      ]),
+    );
+    expect(templates.get('ses_no_patient')).toBeNull();
+    expect(templates.get('ses_headings')?.template).toMatchObject({
+      id: expect.stringMatching(/^headings_/) as unknown,
+      sections: HEADINGS.map(({ key, label }) => ({ key, label })),
+    });
+    expect(templates.get('ses_headings')?.sectionKeys).toEqual(
+      HEADINGS.map(({ key, label }) => ({ templateKey: key, hostKey: key, label })),
+    );
+    expect(templates.get('ses_soap_keys')?.template.id).toBe('soap');
+    expect(
+      templates.get('ses_soap_keys')?.sectionKeys.map((section) => [section.templateKey, section.hostKey]),
+    ).toEqual(SOAP_KEYS.map((key, index) => [key, SOAP_HEADINGS[index]?.key]));
+    expect(templates.get('ses_soap')?.sectionKeys.map((section) => section.hostKey)).toEqual(SOAP_KEYS);
+
+    // The service of this version serves what the previous one stored.
+    const app = await buildApp(testConfig(), {
+      database: opened.database,
+      clock,
+      logger: createLogger('silent'),
+      rateLimitStore: new MemoryRateLimitStore(),
+    });
+    try {
+      const minted = await app.inject({
+        method: 'POST',
+        url: '/api/widget/token',
+        headers: { 'x-partner-key': partnerKey },
+        payload: { userEmail: 'dr@clinic.example', emrUserId: 'emr-user-1' },
+      });
+      const headers = { authorization: `Bearer ${minted.json<{ data: { token: string } }>().data.token}` };
+      const state = await app.inject({ method: 'GET', url: '/api/widget/encounters/ses_headings', headers });
+      expect(state.statusCode, state.body).toBe(200);
+      expect(state.json<WidgetEncounterState>()).toMatchObject(templates.get('ses_headings') ?? {});
+      const before = await app.inject({ method: 'GET', url: '/api/widget/encounters/ses_no_patient', headers });
+      expect(before.json<WidgetEncounterState>().template.id).toBe('soap');
+      const note = await app.inject({
+        method: 'POST',
+        url: '/api/widget/encounters/ses_headings/notes',
+        headers,
+        payload: { conversationText: 'Doctor: What brings you in?\nPatient: A cough for three days.' },
+      });
+      expect(note.statusCode, note.body).toBe(201);
+      expect(Object.keys(note.json<WidgetNote>().sections)).toEqual(['hpi', 'plan']);
+    } finally {
+      await app.close();
+    }
   });
 });

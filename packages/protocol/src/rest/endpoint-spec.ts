@@ -1,0 +1,100 @@
+import type { z } from 'zod';
+
+import type { ErrorCode } from '../errors.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * `api_key`: Authorization: Bearer sk_…; `partner_key`: X-Partner-Key; `widget_token`:
+ * Authorization: Bearer <widget JWT>; `realtime`: an sk_ key or a temporary svc_rt_ token, in
+ * Authorization: Bearer or as a `Sec-WebSocket-Protocol` entry `auth.<credential>`; `none`: public.
+ */
+export type EndpointAuth = 'api_key' | 'partner_key' | 'widget_token' | 'realtime' | 'none';
+
+export interface EndpointSpec {
+  readonly method: HttpMethod;
+  /** OpenAPI path syntax: `/api/v1/notes/{id}`. */
+  readonly path: string;
+  readonly operationId: string;
+  readonly summary: string;
+  readonly tag: 'Templates' | 'Notes' | 'Realtime' | 'Widget' | 'Operations';
+  readonly auth: EndpointAuth;
+  /**
+   * `widget`: errors come in the `{"success": false, "error": {…}}` envelope the interface gives the
+   * widget token endpoint, so the iframe and partner backends parse one shape; absent, the REST
+   * error body.
+   */
+  readonly errorEnvelope?: 'widget';
+  readonly requestBody?: { readonly schema: z.ZodType; readonly required: boolean };
+  readonly success: {
+    readonly status: number;
+    readonly description: string;
+    readonly schema: z.ZodType;
+    /** Default application/json. */
+    readonly contentType?: string;
+  };
+  /** Error codes this route can answer with beyond the ones every authenticated route shares. */
+  readonly errors: readonly ErrorCode[];
+}
+
+/** The names of a path's `{name}` segments, as a union: `'sessionId' | 'noteId'`. */
+export type PathParameterName<Path extends string> = Path extends `${string}{${infer Name}}${infer Rest}`
+  ? Name | PathParameterName<Rest>
+  : never;
+
+/** The names of a path's `{name}` segments, in order. */
+export function pathParameterNames(path: string): string[] {
+  return [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] ?? '');
+}
+
+/** Errors any authenticated route may return. */
+export const AUTHENTICATED_ROUTE_ERRORS: readonly ErrorCode[] = [
+  'missing_authorization',
+  'malformed_authorization',
+  'invalid_api_key',
+  'api_key_revoked',
+  'api_key_expired',
+  'realtime_token_expired',
+  'temporary_token_not_allowed',
+  'rate_limited',
+  'internal_error',
+];
+
+/** Errors the realtime WebSocket's upgrade may be refused with (before any socket is accepted). */
+export const REALTIME_ROUTE_ERRORS: readonly ErrorCode[] = [
+  'missing_authorization',
+  'malformed_authorization',
+  'invalid_api_key',
+  'api_key_revoked',
+  'api_key_expired',
+  'realtime_token_expired',
+  'partner_revoked',
+  'internal_error',
+];
+
+/** Errors any route behind a partner key may return. */
+export const PARTNER_ROUTE_ERRORS: readonly ErrorCode[] = [
+  'missing_partner_key',
+  'invalid_partner_key',
+  'partner_revoked',
+  'rate_limited',
+  'internal_error',
+];
+
+/** Errors any route behind a widget session token may return. */
+export const WIDGET_TOKEN_ROUTE_ERRORS: readonly ErrorCode[] = [
+  'missing_authorization',
+  'malformed_authorization',
+  'invalid_widget_token',
+  'widget_token_expired',
+  'partner_revoked',
+  'internal_error',
+];
+
+/** Errors of a route that reads a JSON body. */
+export const BODY_ERRORS: readonly ErrorCode[] = [
+  'invalid_json',
+  'invalid_body',
+  'unsupported_media_type',
+  'request_too_large',
+];

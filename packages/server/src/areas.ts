@@ -1,0 +1,101 @@
+import type { FastifyInstance } from 'fastify';
+
+import { apiKeyGuard } from './auth/api-key-guard.js';
+import { realtimeTokenRoutes } from './auth/realtime-token-routes.js';
+import type { Config } from './config/config.js';
+import { documentLinkRoutes, documentRoutes } from './encounters/documents/routes.js';
+import { encounterRoutes } from './encounters/routes.js';
+import { widgetErrorEnvelope } from './http/error-body.js';
+import { answerErrorsWith } from './http/error-handler.js';
+import { guardedArea, openArea } from './http/route.js';
+import { notesRoutes } from './notes/routes.js';
+import { operationsRoutes } from './operations/routes.js';
+import { partnerKeyGuard, widgetTokenGuard } from './partners/guards.js';
+import { jwksRoutes, widgetSessionRoutes, widgetTokenRoutes } from './partners/routes.js';
+import { widgetPageRoutes } from './partners/widget-page.js';
+import { realtimeSessionRoutes } from './realtime/session-routes.js';
+import type { AppDependencies, Services } from './services.js';
+import { SERVICE_VERSION } from './version.js';
+
+/**
+ * The HTTP areas: each a Fastify plugin with its guard, its routes and the error envelope it inherits
+ * or sets. Routes live with their domain; an area only says who may call them.
+ */
+export interface AreaOptions {
+  config: Config;
+  deps: AppDependencies;
+  services: Services;
+}
+
+/** The REST API servers call with their sk_ keys: errors in the REST error body. */
+export function apiArea(app: FastifyInstance, { config, services }: AreaOptions, done: () => void): void {
+  const api = guardedArea(
+    app,
+    apiKeyGuard({
+      authenticator: services.authenticator,
+      rateLimiter: services.rateLimiter,
+      limitPerMinute: config.apiRateLimitPerMinute,
+    }),
+  );
+  notesRoutes(api, services.notes);
+  realtimeTokenRoutes(api, services.realtimeTokens);
+  realtimeSessionRoutes(api, services.realtimeArchive);
+  done();
+}
+
+/**
+ * Registered under it, this prefix scopes the widget envelope's not-found handler to the widget
+ * API, so unknown paths and wrong methods there are answered in the envelope too.
+ */
+export const WIDGET_API_PREFIX = '/api/widget/';
+
+/**
+ * The widget API: the partner backend's token endpoint, the iframe's API behind its widget token,
+ * and the PDF links it hands out; every error, 404 and 405 in the `{success:false,error}` envelope.
+ */
+export async function widgetApiArea(app: FastifyInstance, { config, services }: AreaOptions): Promise<void> {
+  answerErrorsWith(app, widgetErrorEnvelope);
+  await app.register((partner, _options, done) => {
+    const guard = partnerKeyGuard({
+      partners: services.partners,
+      rateLimiter: services.rateLimiter,
+      limitPerMinute: config.widgetTokenRateLimitPerMinute,
+    });
+    widgetTokenRoutes(guardedArea(partner, guard), services.widgetTokens);
+    done();
+  });
+  await app.register((iframe, _options, done) => {
+    const widget = guardedArea(iframe, widgetTokenGuard(services.widgetSessions));
+    widgetSessionRoutes(widget, services.widgetSessions);
+    encounterRoutes(widget, { encounters: services.encounters, notes: services.encounterNotes });
+    documentRoutes(widget, services.documents);
+    done();
+  });
+  await app.register((links, _options, done) => {
+    documentLinkRoutes(openArea(links), services.documents);
+    done();
+  });
+}
+
+/** What anyone may fetch: health, the OpenAPI document, the widget's keys, page and assets. */
+export function publicArea(app: FastifyInstance, { config, deps, services }: AreaOptions, done: () => void): void {
+  const open = openArea(app);
+  operationsRoutes(open, {
+    readinessChecks: { database: () => deps.database.ping(), ...deps.readinessChecks },
+    featureChecks: {
+      recognizer: async () => {
+        if (deps.recognizer === undefined) throw new Error('no speech recognizer is configured');
+        const status = await deps.recognizer.status();
+        if (!status.available) throw new Error(status.reason);
+      },
+    },
+    version: SERVICE_VERSION,
+    servers: [
+      { url: config.publicBaseUrl, description: 'Production (sk_live_ keys)' },
+      { url: config.sandboxBaseUrl, description: 'Sandbox (sk_test_ keys)' },
+    ],
+  });
+  jwksRoutes(open, services.signer);
+  widgetPageRoutes(open, { widgetSessions: services.widgetSessions, clock: deps.clock, appDir: config.widgetAppDir });
+  done();
+}

@@ -1,0 +1,42 @@
+import { AppError } from '../errors.js';
+import { enforceRateLimit } from '../http/rate-limit.js';
+import type { Guard } from '../http/route.js';
+import type { RateLimiter } from '../ratelimit/rate-limiter.js';
+import { credentialFromAuthorization, type Authenticator } from './authenticator.js';
+import type { ApiKeyPrincipal } from './principal.js';
+
+export interface ApiKeyGuardOptions {
+  authenticator: Authenticator;
+  rateLimiter: RateLimiter;
+  limitPerMinute: number;
+}
+
+const MINUTE_MS = 60_000;
+
+/**
+ * Guards the REST API: a permanent sk_ key is required (temporary svc_rt_ tokens only open the
+ * realtime WebSocket), then the project environment's request rate is checked.
+ */
+export function apiKeyGuard(options: ApiKeyGuardOptions): Guard<'api_key', ApiKeyPrincipal> {
+  return {
+    auth: 'api_key',
+    authenticate: async (request, reply) => {
+      const principal = await options.authenticator.authenticate(
+        credentialFromAuthorization(request.headers.authorization),
+      );
+      if (principal.kind !== 'api_key') {
+        throw new AppError(
+          'temporary_token_not_allowed',
+          'Temporary svc_rt_ tokens can only open the realtime WebSocket; call the REST API from your server with an sk_ key.',
+        );
+      }
+      const decision = await options.rateLimiter.hit(
+        `api:${principal.projectId}:${principal.environment}`,
+        options.limitPerMinute,
+        MINUTE_MS,
+      );
+      enforceRateLimit(reply, decision, `Rate limit of ${decision.limit} requests per minute exceeded.`);
+      return principal;
+    },
+  };
+}

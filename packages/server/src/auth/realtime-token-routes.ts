@@ -1,0 +1,16 @@
+import { route, type Area } from '../http/route.js';
+import type { ApiKeyPrincipal } from './principal.js';
+import type { RealtimeTokenService } from './realtime-tokens.js';
+
+export function realtimeTokenRoutes(api: Area<'api_key', ApiKeyPrincipal>, tokens: RealtimeTokenService): void {
+  route(api, 'createRealtimeToken', async ({ body, principal, reply }) => {
+    const token = await tokens.mint({
+      projectId: principal.projectId,
+      environment: principal.environment,
+      issuer: { kind: 'api_key', id: principal.apiKeyId },
+      ...(body.expiresInSeconds === undefined ? {} : { expiresInSeconds: body.expiresInSeconds }),
+    });
+    reply.header('cache-control', 'no-store');
+    return token;
+  });
+}

@@ -1,0 +1,30 @@
+import type { StoredPatientContext } from '@chartwright/protocol';
+
+import { AppError } from '../errors.js';
+import type { WidgetSession } from '../partners/widget-sessions.js';
+import type { EncounterRow, EncountersRepository } from '../store/encounters.js';
+
+/**
+ * The encounter, if the widget session may reach it: only the clinician who opened it, through
+ * their partner's widget. Anything else (unknown, another partner's, another clinician's) is the
+ * same 404, so a widget cannot learn which encounters exist.
+ */
+export async function requireOwnedEncounter(
+  encounters: EncountersRepository,
+  widgetSession: WidgetSession,
+  encounterId: string,
+): Promise<EncounterRow> {
+  const encounter = await encounters.getOwned(encounterId, {
+    partnerId: widgetSession.partner.id,
+    clinicianId: widgetSession.clinician.id,
+  });
+  if (encounter === undefined) {
+    throw new AppError('encounter_not_found', `No encounter ${encounterId} belongs to this widget session.`);
+  }
+  return encounter;
+}
+
+/** The PATIENT_CONTEXT fields stored with the encounter (validated when they were set); null until set. */
+export function patientContextOf(encounter: EncounterRow): StoredPatientContext | null {
+  return encounter.patient_context === null ? null : (JSON.parse(encounter.patient_context) as StoredPatientContext);
+}

@@ -1,0 +1,53 @@
+import { abandonedSignal } from '../http/abandoned.js';
+import { route, type Area } from '../http/route.js';
+import type { WidgetSession } from '../partners/widget-sessions.js';
+import type { EncounterNoteService } from './encounter-notes.js';
+import type { EncounterService } from './encounter-service.js';
+
+/**
+ * What the iframe does with an encounter: open or resume it, set its patient, record consent, get a
+ * realtime token for its audio, read its transcript, write and edit its notes, and restore it all on
+ * relaunch. The wire names the encounter `sessionId`.
+ */
+export function encounterRoutes(
+  widget: Area<'widget_token', WidgetSession>,
+  services: { encounters: EncounterService; notes: EncounterNoteService },
+): void {
+  const { encounters, notes } = services;
+
+  route(widget, 'openWidgetEncounter', ({ principal }) => encounters.open(principal));
+
+  route(widget, 'setWidgetPatientContext', ({ body, params, principal }) =>
+    encounters.setPatientContext(principal, params.sessionId, body),
+  );
+
+  route(widget, 'createWidgetRealtimeToken', async ({ body, principal, reply }) => {
+    const { sessionId: encounterId, expiresInSeconds } = body;
+    const token = await encounters.mintRealtimeToken(principal, {
+      encounterId,
+      ...(expiresInSeconds === undefined ? {} : { expiresInSeconds }),
+    });
+    reply.header('cache-control', 'no-store');
+    return token;
+  });
+
+  route(widget, 'getWidgetEncounter', ({ params, principal }) => encounters.state(principal, params.sessionId));
+
+  route(widget, 'recordWidgetConsent', ({ body, params, principal }) =>
+    encounters.recordConsent(principal, params.sessionId, body),
+  );
+
+  route(widget, 'getWidgetTranscript', ({ params, principal }) => encounters.transcript(principal, params.sessionId));
+
+  route(widget, 'generateWidgetNote', ({ body, params, principal, reply }) =>
+    notes.generate(principal, params.sessionId, body, abandonedSignal(reply)),
+  );
+
+  route(widget, 'listWidgetNotes', async ({ params, principal }) => ({
+    notes: await notes.list(principal, params.sessionId),
+  }));
+
+  route(widget, 'updateWidgetNote', ({ body, params, principal }) =>
+    notes.update(principal, params.sessionId, params.noteId, body),
+  );
+}

@@ -1,0 +1,114 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { AppError } from '../errors.js';
+import { errorBody } from './error-body.js';
+import { answerErrorsWith } from './error-handler.js';
+import { registerJsonBodyParser } from './json-body.js';
+import { guardedArea, openArea, route, type Guard } from './route.js';
+import { registerRouteTable } from './route-table.js';
+
+const widgetGuard: Guard<'widget_token', { clinician: string }> = {
+  auth: 'widget_token',
+  authenticate: (request) => {
+    if (request.headers.authorization !== 'Bearer ok') throw new AppError('invalid_widget_token', 'No.');
+    return Promise.resolve({ clinician: 'cln_1' });
+  },
+};
+
+describe('route()', () => {
+  let app: FastifyInstance;
+  afterEach(async () => {
+    await app.close();
+  });
+
+  const bare = () => {
+    app = Fastify();
+    registerRouteTable(app);
+    registerJsonBodyParser(app);
+    answerErrorsWith(app, errorBody);
+    return app;
+  };
+
+  it('refuses at startup an operation whose auth is not its area’s, or outside any area', async () => {
+    const refusals: unknown[] = [];
+    await bare().register((context, _options, done) => {
+      const widget = guardedArea(context, widgetGuard);
+      try {
+        route(widget as never, 'createNote', () => null as never);
+      } catch (error) {
+        refusals.push(error);
+      }
+      done();
+    });
+    await app.register((context, _options, done) => {
+      try {
+        route(openArea(context) as never, 'retrieveNote', () => null as never);
+      } catch (error) {
+        refusals.push(error);
+      }
+      done();
+    });
+    await app.register((context, _options, done) => {
+      try {
+        route(context as never, 'liveness', () => ({ status: 'ok' }) as const);
+      } catch (error) {
+        refusals.push(error);
+      }
+      done();
+    });
+    expect(refusals.map(String)).toEqual([
+      'Error: createNote (auth api_key) cannot be registered in an area whose guard is widget_token',
+      'Error: retrieveNote (auth api_key) cannot be registered in an area whose guard is none',
+      'Error: liveness (auth none) cannot be registered in a context that is no area',
+    ]);
+    await app.ready();
+    expect(app.knownRoutes()).toEqual([]);
+  });
+
+  it('serves an operation behind its guard, with its typed params and principal, its status and body checks', async () => {
+    await bare().register(
+      (context, _options, done) => {
+        const widget = guardedArea(context, widgetGuard);
+        route(
+          widget,
+          'updateWidgetNote',
+          ({ body, params, principal }) =>
+            ({
+              id: params.noteId,
+              sessionId: params.sessionId,
+              revision: body.revision ?? 0,
+              templateId: principal.clinician,
+            }) as never,
+        );
+        route(widget, 'createWidgetRealtimeToken', () => ({ token: 't', wsUrl: 'ws://x', expiresAt: 'now' }));
+        done();
+      },
+      { prefix: '/api/widget/' },
+    );
+    const update = (authorization: string, payload: unknown) =>
+      app.inject({
+        method: 'PUT',
+        url: '/api/widget/encounters/ses_1/notes/note_1',
+        headers: { authorization },
+        payload: payload as Record<string, unknown>,
+      });
+    expect((await update('Bearer no', { sections: { hpi: 'Cough.' } })).statusCode).toBe(401);
+    const ok = await update('Bearer ok', { sections: { hpi: 'Cough.' }, revision: 2 });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toEqual({ id: 'note_1', sessionId: 'ses_1', revision: 2, templateId: 'cln_1' });
+    const invalid = await update('Bearer ok', { revision: 'two', extra: 1 });
+    expect(invalid.statusCode).toBe(400);
+    expect(invalid.json<{ error: { code: string; details: { path: string }[] } }>().error).toMatchObject({
+      code: 'invalid_body',
+      details: [{ path: 'sections' }, { path: 'revision' }, { path: 'extra' }],
+    });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/widget/realtime-tokens',
+      headers: { authorization: 'Bearer ok', 'content-type': 'application/json' },
+      payload: { sessionId: 'ses_1' },
+    });
+    expect(created.statusCode).toBe(201);
+  });
+});

@@ -1,0 +1,118 @@
+import {
+  endpoint,
+  validate,
+  type EndpointAuth,
+  type EndpointBody,
+  type EndpointId,
+  type EndpointIdWithAuth,
+  type EndpointParams,
+  type EndpointResponse,
+} from '@chartwright/protocol';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+import { AppError } from '../errors.js';
+import { bodyOf } from './json-body.js';
+import { fastifyPath } from './paths.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who the area's guard found the caller to be; routes read it, typed, as their `principal`. */
+    principal: unknown;
+  }
+}
+
+/** How an area finds out who calls it: on request, before the body is read. Throws an AppError to refuse. */
+export interface Guard<Auth extends EndpointAuth, Principal> {
+  readonly auth: Auth;
+  authenticate(request: FastifyRequest, reply: FastifyReply): Promise<Principal>;
+}
+
+declare const area: unique symbol;
+
+/** A plugin context whose routes all take one kind of credential, and the principal its guard makes of it. */
+export type Area<Auth extends EndpointAuth, Principal> = FastifyInstance & {
+  readonly [area]: { auth: Auth; principal: Principal };
+};
+
+const AREAS = new WeakMap<FastifyInstance, EndpointAuth>();
+
+/** Puts every route of the context behind `guard`. */
+export function guardedArea<Auth extends EndpointAuth, Principal>(
+  app: FastifyInstance,
+  guard: Guard<Auth, Principal>,
+): Area<Auth, Principal> {
+  app.decorateRequest('principal', null);
+  app.addHook('onRequest', async (request, reply) => {
+    request.principal = await guard.authenticate(request, reply);
+  });
+  AREAS.set(app, guard.auth);
+  return app as Area<Auth, Principal>;
+}
+
+/** A context whose routes anyone may call. */
+export function openArea(app: FastifyInstance): Area<'none', null> {
+  app.decorateRequest('principal', null);
+  AREAS.set(app, 'none');
+  return app as Area<'none', null>;
+}
+
+/** What a route's handler gets: the request as the endpoint table types it, and the guard's principal. */
+export interface RouteCall<Id extends EndpointId, Principal> {
+  /** Validated with the operation's body schema; undefined for operations that take none. */
+  body: EndpointBody<Id>;
+  params: EndpointParams<Id>;
+  query: Readonly<Record<string, unknown>>;
+  principal: Principal;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+/** The body to send with the table's status, or the reply when the handler answered itself (a 304, a file). */
+export type RouteResult<Id extends EndpointId> = EndpointResponse<Id> | FastifyReply;
+
+/**
+ * Serves an operation of the endpoint table (`REST_ENDPOINTS`): its method and path, its body
+ * validated with its schema (every problem named in one `invalid_body`), and its success status and
+ * content type unless the handler sets its own. An operation whose auth is not the area's is refused
+ * here, at startup, so no route can end up behind the wrong guard or none.
+ */
+export function route<Auth extends EndpointAuth, Principal, Id extends EndpointIdWithAuth<Auth>>(
+  app: Area<Auth, Principal>,
+  operationId: Id,
+  handler: (call: RouteCall<Id, Principal>) => RouteResult<Id> | Promise<RouteResult<Id>>,
+): void {
+  const spec = endpoint(operationId);
+  const auth = AREAS.get(app);
+  if (auth !== spec.auth) {
+    const context = auth === undefined ? 'a context that is no area' : `an area whose guard is ${auth}`;
+    throw new Error(`${operationId} (auth ${spec.auth}) cannot be registered in ${context}`);
+  }
+  const path = fastifyPath(spec);
+  if (!path.startsWith(app.prefix)) throw new Error(`${operationId} (${spec.path}) is outside ${app.prefix}`);
+  const bodySchema = spec.requestBody?.schema;
+  app.route({
+    method: spec.method,
+    url: path.slice(app.prefix.length),
+    handler: async (request, reply) => {
+      let body: unknown;
+      if (bodySchema !== undefined) {
+        const parsed = validate(bodySchema, bodyOf(request));
+        if (!parsed.ok) throw AppError.invalidBody(parsed.details);
+        body = parsed.value;
+      }
+      reply.code(spec.success.status);
+      if (spec.success.contentType !== undefined) reply.type(spec.success.contentType);
+      const result = await handler({
+        body: body as EndpointBody<Id>,
+        params: request.params as EndpointParams<Id>,
+        query: request.query as Readonly<Record<string, unknown>>,
+        principal: request.principal as Principal,
+        request,
+        reply,
+      });
+      // A handler that answered itself returned the reply, which awaiting resolves once it is sent.
+      if (reply.sent) return reply;
+      return spec.success.status === 204 ? reply.send() : reply.send(result);
+    },
+  });
+}

@@ -1,0 +1,22 @@
+import { createHash } from 'node:crypto';
+
+import type { ApiKeyPrincipal } from '../auth/principal.js';
+import { abandonedSignal } from '../http/abandoned.js';
+import { route, type Area } from '../http/route.js';
+import type { NoteService } from './note-service.js';
+import { CURATED_TEMPLATES_JSON } from './templates.js';
+
+// Clients that keep the list can revalidate it with If-None-Match and get a 304 without the body.
+const ETAG = `"${createHash('sha256').update(CURATED_TEMPLATES_JSON).digest('base64url').slice(0, 22)}"`;
+
+export function notesRoutes(api: Area<'api_key', ApiKeyPrincipal>, notes: NoteService): void {
+  route(api, 'listTemplates', ({ request, reply }) => {
+    reply.header('etag', ETAG).header('cache-control', 'private, no-cache');
+    if (request.headers['if-none-match'] === ETAG) return reply.code(304).send();
+    return reply.type('application/json; charset=utf-8').send(CURATED_TEMPLATES_JSON);
+  });
+
+  route(api, 'createNote', ({ body, principal, reply }) => notes.create(principal, body, abandonedSignal(reply)));
+
+  route(api, 'retrieveNote', ({ params, principal }) => notes.retrieve(principal, params.id));
+}

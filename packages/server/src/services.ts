@@ -1,0 +1,142 @@
+import type { FastifyBaseLogger } from 'fastify';
+
+import type { Recognizer } from './asr/recognizer.js';
+import { Authenticator } from './auth/authenticator.js';
+import { RealtimeTokenService } from './auth/realtime-tokens.js';
+import type { Clock } from './clock.js';
+import type { Config } from './config/config.js';
+import { EncounterDocumentService } from './encounters/documents/document-service.js';
+import { PdfLinks } from './encounters/documents/pdf-links.js';
+import { EncounterNoteService } from './encounters/encounter-notes.js';
+import { EncounterService } from './encounters/encounter-service.js';
+import { EncounterTranscripts } from './encounters/transcripts.js';
+import { noteProducer } from './notes/engines/select.js';
+import { NoteService } from './notes/note-service.js';
+import type { ReadinessCheck } from './operations/routes.js';
+import { PartnerService } from './partners/partner-service.js';
+import { WidgetTokenSigner } from './partners/signer.js';
+import { WidgetSessionService } from './partners/widget-sessions.js';
+import { WidgetTokenService } from './partners/widget-tokens.js';
+import { RateLimiter, type RateLimitStore } from './ratelimit/rate-limiter.js';
+import { RealtimeService } from './realtime/service.js';
+import { RealtimeSessionArchive } from './realtime/session-archive.js';
+import type { Database } from './store/database.js';
+import { createRepositories, type Repositories } from './store/repositories.js';
+
+export interface AppDependencies {
+  database: Database;
+  clock: Clock;
+  /** A pino logger; Fastify's logger type is pino's surface. */
+  logger: FastifyBaseLogger;
+  rateLimitStore: RateLimitStore;
+  /** Extra readiness checks beside the database (e.g. Redis). */
+  readinessChecks?: Readonly<Record<string, ReadinessCheck>>;
+  /**
+   * The speech recognizer behind the realtime WebSocket. Absent (or unavailable), the service still
+   * runs and realtime sessions are refused with `recognizer_unavailable` and the install command.
+   */
+  recognizer?: Recognizer;
+}
+
+export interface Services {
+  authenticator: Authenticator;
+  rateLimiter: RateLimiter;
+  realtimeTokens: RealtimeTokenService;
+  notes: NoteService;
+  realtime: RealtimeService;
+  realtimeArchive: RealtimeSessionArchive;
+  signer: WidgetTokenSigner;
+  partners: PartnerService;
+  widgetTokens: WidgetTokenService;
+  widgetSessions: WidgetSessionService;
+  encounters: EncounterService;
+  encounterNotes: EncounterNoteService;
+  documents: EncounterDocumentService;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Every service of the app, each made once, on the one set of repositories. */
+export async function createServices(config: Config, deps: AppDependencies): Promise<Services> {
+  const { clock } = deps;
+  const repositories = createRepositories(deps.database);
+  const realtimeTokens = new RealtimeTokenService(repositories, clock, config);
+  const signer = await WidgetTokenSigner.open(repositories, clock, {
+    issuer: config.widgetBaseUrl,
+    privateKeyPem: config.widgetJwtPrivateKey,
+  });
+  const notes = new NoteService(
+    repositories,
+    clock,
+    noteProducer(config, deps.logger),
+    config.notes.retentionDays * DAY_MS,
+  );
+  const realtimeStore = { sessions: repositories.realtimeSessions, segments: repositories.transcriptSegments };
+  const realtime = new RealtimeService({
+    recognizer: deps.recognizer,
+    clock,
+    config: config.realtime,
+    logger: deps.logger,
+    store: realtimeStore,
+  });
+  const realtimeArchive = new RealtimeSessionArchive({
+    store: realtimeStore,
+    clock,
+    config: config.realtime,
+    isStreaming: (id) => realtime.holds(id),
+  });
+  return {
+    authenticator: new Authenticator(repositories, clock, deps.database.credentialChanges),
+    rateLimiter: new RateLimiter(deps.rateLimitStore, () => clock.now()),
+    realtimeTokens,
+    notes,
+    realtime,
+    realtimeArchive,
+    signer,
+    partners: new PartnerService(repositories, clock, config.keyRotationGraceSeconds),
+    widgetTokens: new WidgetTokenService(repositories, clock, signer),
+    widgetSessions: new WidgetSessionService(repositories, clock, signer),
+    ...(await encounterServices(config, deps, { repositories, realtimeTokens, notes, realtimeArchive })),
+  };
+}
+
+async function encounterServices(
+  config: Config,
+  deps: AppDependencies,
+  shared: {
+    repositories: Repositories;
+    realtimeTokens: RealtimeTokenService;
+    notes: NoteService;
+    realtimeArchive: RealtimeSessionArchive;
+  },
+): Promise<Pick<Services, 'encounters' | 'encounterNotes' | 'documents'>> {
+  const { repositories } = shared;
+  // A widget encounter's notes, documents and PDFs are kept as long as notes are (NOTES_RETENTION_DAYS).
+  const retentionMs = config.notes.retentionDays * DAY_MS;
+  const transcripts = new EncounterTranscripts(shared.realtimeArchive);
+  const encounterNotes = new EncounterNoteService({
+    repositories,
+    clock: deps.clock,
+    notes: shared.notes,
+    transcripts,
+  });
+  const documents = new EncounterDocumentService({
+    repositories,
+    clock: deps.clock,
+    links: await PdfLinks.open(repositories.serviceSecrets, deps.clock, {
+      baseUrl: config.widgetBaseUrl,
+      ...config.widgetPdfLinks,
+    }),
+    retentionMs,
+  });
+  const encounters = new EncounterService({
+    repositories,
+    clock: deps.clock,
+    realtimeTokens: shared.realtimeTokens,
+    transcripts,
+    notes: encounterNotes,
+    documents,
+    retentionMs,
+  });
+  return { encounters, encounterNotes, documents };
+}
