@@ -31,6 +31,13 @@ export default tseslint.config(
     rules: { 'boundaries/imports': 'error' },
   },
   {
+    // Runtime code stays small enough to read and review: files under 400 lines, functions under 60.
+    // Tests, test support and the dev-time tools (outside src/) are not bound.
+    files: ['packages/*/src/**/*.{ts,tsx}', 'examples/*/src/**/*.ts'],
+    ignores: ['**/*.test.{ts,tsx}', '**/*.bench.ts', '**/test-support/**', 'packages/testing/**'],
+    rules: { 'max-lines': ['error', 399], 'max-lines-per-function': ['error', 59] },
+  },
+  {
     files: ['**/*.test.ts', '**/test-support/**'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',

@@ -71,7 +71,11 @@ describe('the import boundaries lint rule', () => {
       'packages/server/src/x.test.ts',
       "import '@chartwright/testing/speech.js';",
     ],
-    ['encounters building on partners', 'packages/server/src/encounters/x.ts', "import { y } from '../partners/guards.js';"],
+    [
+      'encounters building on partners',
+      'packages/server/src/encounters/x.ts',
+      "import { y } from '../partners/guards.js';",
+    ],
     ['another package by its name', 'packages/widget/src/x.ts', "import { y } from '@chartwright/client';"],
   ])('allows %s', async (_name, path, code) => {
     expect(await problems(path, code)).toEqual([]);

@@ -84,8 +84,7 @@ export function publicArea(app: FastifyInstance, { config, deps, services }: Are
     readinessChecks: { database: () => deps.database.ping(), ...deps.readinessChecks },
     featureChecks: {
       recognizer: async () => {
-        if (deps.recognizer === undefined) throw new Error('no speech recognizer is configured');
-        const status = await deps.recognizer.status();
+        const status = await services.recognizer.status();
         if (!status.available) throw new Error(status.reason);
       },
     },

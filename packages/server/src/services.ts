@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 
 import type { Recognizer } from './asr/recognizer.js';
+import { UNCONFIGURED_RECOGNIZER } from './asr/unconfigured-recognizer.js';
 import { Authenticator } from './auth/authenticator.js';
 import { RealtimeTokenService } from './auth/realtime-tokens.js';
 import type { Clock } from './clock.js';
@@ -39,6 +40,8 @@ export interface AppDependencies {
 }
 
 export interface Services {
+  /** The configured engine, or the stand-in that says none is (and what to install). */
+  recognizer: Recognizer;
   authenticator: Authenticator;
   rateLimiter: RateLimiter;
   realtimeTokens: RealtimeTokenService;
@@ -71,9 +74,10 @@ export async function createServices(config: Config, deps: AppDependencies): Pro
     noteProducer(config, deps.logger),
     config.notes.retentionDays * DAY_MS,
   );
+  const recognizer = deps.recognizer ?? UNCONFIGURED_RECOGNIZER;
   const realtimeStore = { sessions: repositories.realtimeSessions, segments: repositories.transcriptSegments };
   const realtime = new RealtimeService({
-    recognizer: deps.recognizer,
+    recognizer,
     clock,
     config: config.realtime,
     logger: deps.logger,
@@ -86,6 +90,7 @@ export async function createServices(config: Config, deps: AppDependencies): Pro
     isStreaming: (id) => realtime.holds(id),
   });
   return {
+    recognizer,
     authenticator: new Authenticator(repositories, clock, deps.database.credentialChanges),
     rateLimiter: new RateLimiter(deps.rateLimitStore, () => clock.now()),
     realtimeTokens,

@@ -2,7 +2,6 @@ import { REALTIME_ERROR_OUTCOMES, type RealtimeServerEvent } from '@chartwright/
 import type { FastifyBaseLogger } from 'fastify';
 
 import type { Recognizer } from '../asr/recognizer.js';
-import { UNCONFIGURED_RECOGNIZER } from '../asr/unconfigured-recognizer.js';
 import type { Principal } from '../auth/principal.js';
 import type { Clock } from '../clock.js';
 import type { RealtimeConfig } from '../config/config.js';
@@ -28,7 +27,7 @@ export class RealtimeService implements RealtimeSessionRegistry {
 
   constructor(
     private readonly deps: {
-      recognizer: Recognizer | undefined;
+      recognizer: Recognizer;
       clock: Clock;
       config: RealtimeConfig;
       logger: FastifyBaseLogger;
@@ -59,20 +58,14 @@ export class RealtimeService implements RealtimeSessionRegistry {
       this.deps.logger.warn({ maxSessions: this.deps.config.maxSessions }, 'realtime session refused: at capacity');
       return;
     }
-    const recognizer = this.deps.recognizer ?? UNCONFIGURED_RECOGNIZER;
-    const session = new RealtimeSession(
-      socket,
-      principal,
-      { ...this.deps, recognizer, registry: this, revalidate },
-      (closed) => {
-        this.#sessions.delete(closed);
-        const id = closed.id;
-        const settled = closed.done().finally(() => {
-          if (this.#settling.get(id) === settled) this.#settling.delete(id);
-        });
-        this.#settling.set(id, settled);
-      },
-    );
+    const session = new RealtimeSession(socket, principal, { ...this.deps, registry: this, revalidate }, (closed) => {
+      this.#sessions.delete(closed);
+      const id = closed.id;
+      const settled = closed.done().finally(() => {
+        if (this.#settling.get(id) === settled) this.#settling.delete(id);
+      });
+      this.#settling.set(id, settled);
+    });
     this.#sessions.add(session);
   }
 
