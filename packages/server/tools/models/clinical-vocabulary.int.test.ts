@@ -7,12 +7,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULTS, VOCABULARY_FILES } from '../asr-vocabulary/build-cli.js';
 import { buildClinicalVocabulary } from '../asr-vocabulary/build.js';
 import { missingVocabularyBuildTools } from '../asr-vocabulary/fixtures.js';
-import { ACI_BENCH_TRAIN, missingDatasets } from '../shared/datasets.js';
+import { ACI_BENCH_TRAIN, missingDatasets, skipReason } from '../shared/datasets.js';
 import { fileDigests, readManifest } from './manifest.js';
 
 const missing = [...(await missingVocabularyBuildTools()), ...missingDatasets([ACI_BENCH_TRAIN])];
 
-describe.skipIf(missing.length > 0)('the clinical vocabulary', () => {
+describe.skipIf(missing.length > 0)(`the clinical vocabulary${skipReason(missing)}`, () => {
   const out = mkdtempSync(join(tmpdir(), 'cw-clinical-check-'));
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 

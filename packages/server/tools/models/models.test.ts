@@ -6,7 +6,7 @@ import { WORD_WEIGHTS_FILE } from '@chartwright/server/internal/notes/engines/ex
 import { describe, expect, it } from 'vitest';
 
 import { buildWordWeights, formatWordWeights } from '../notes-model/word-weights.js';
-import { ACI_BENCH_TRAIN, missingDatasets } from '../shared/datasets.js';
+import { ACI_BENCH_TRAIN, missingDatasets, skipReason } from '../shared/datasets.js';
 import { readManifest, sha256 } from './manifest.js';
 
 /** Every file under models/ but the manifest itself and the folders' READMEs. */
@@ -41,7 +41,9 @@ describe('models/manifest.json', () => {
   });
 });
 
-describe.skipIf(missingDatasets([ACI_BENCH_TRAIN]).length > 0)('the notes word rates', () => {
+const missing = missingDatasets([ACI_BENCH_TRAIN]);
+
+describe.skipIf(missing.length > 0)(`the notes word rates${skipReason(missing)}`, () => {
   it('are what their builder makes from the train split the manifest names', () => {
     const entry = readManifest()['notes-word-weights'];
     expect(entry.sources[0]?.sha256).toBe(sha256(readFileSync(ACI_BENCH_TRAIN)));
