@@ -8,6 +8,10 @@ import { componentRegistry } from './registry.js';
 
 /** Longest conversation_text accepted: about four hours of continuous talk. */
 export const MAX_CONVERSATION_CHARACTERS = 250_000;
+/** `detailed`: a full note, as ACI-Bench's clinicians write them; `concise`: a terse problem-oriented one. */
+export const NOTE_STYLES = ['detailed', 'concise'] as const;
+export type NoteStyle = (typeof NOTE_STYLES)[number];
+
 /** `template_id` that asks for a template built from `sections`. */
 export const CUSTOM_TEMPLATE_ID = 'custom';
 

@@ -1,4 +1,15 @@
-import type { Template, WidgetMedicalContext, WidgetPatient } from '@chartwright/protocol';
+import type {
+  Fact,
+  NoteStyle,
+  NoteVerification,
+  NoteWarning,
+  Omission,
+  ReviewFlag,
+  SupportClass,
+  Template,
+  WidgetMedicalContext,
+  WidgetPatient,
+} from '@chartwright/protocol';
 
 import type { Conversation } from '../text/conversation.js';
 
@@ -23,6 +34,8 @@ export interface GenerationInput {
   template: Template;
   conversation: Conversation;
   context: NoteContext;
+  /** Default `detailed`. */
+  style?: NoteStyle;
 }
 
 /** Where a note sentence comes from, so a clinician can check it. */
@@ -36,6 +49,10 @@ export interface Evidence {
 export interface NoteSentence {
   text: string;
   evidence: Evidence;
+  /** How the facts it cites support it (set by the verifier). */
+  support?: SupportClass;
+  /** The ids of the facts it states. */
+  facts?: string[];
 }
 
 export interface GeneratedSection {
@@ -48,6 +65,16 @@ export interface GeneratedSection {
 export interface GeneratedNote {
   /** Every template section, in template order; a section with nothing to say has no sentences. */
   sections: GeneratedSection[];
+  /** The visit's facts the note was written from (and checked against). */
+  facts?: Fact[];
+  /** What the clinician should check before signing; never part of the note text. */
+  flags?: ReviewFlag[];
+  /** Clinically relevant facts the note does not state. */
+  omissions?: Omission[];
+  /** Why the note may be poor: input not in English, no clinical content, mostly uncertain words. */
+  warnings?: NoteWarning[];
+  /** What the verifier did to the engine's draft; null when nothing was checked. */
+  verification?: NoteVerification | null;
 }
 
 export interface EngineInfo {

@@ -15,6 +15,17 @@ export interface ConversationTurn {
   speakerLabel: string | null;
   text: string;
   sentences: ConversationSentence[];
+  /**
+   * The recognizer's words with their confidence, when the turn came from realtime segments (not
+   * from typed text): what lets a note mark a negation, number or dose heard with doubt.
+   */
+  words?: readonly TurnWord[];
+}
+
+export interface TurnWord {
+  word: string;
+  /** 0–1; absent when the engine gives none. */
+  confidence?: number;
 }
 
 export interface Conversation {
