@@ -21,7 +21,7 @@ import type { Statement } from './statements.js';
  * history, vitals, results).
  */
 
-type Phase = 'history' | 'exam' | 'results' | 'plan';
+export type Phase = 'history' | 'exam' | 'results' | 'plan';
 
 /** Examination findings that can sound like an impression ("lungs are clear", "looks like swelling"). */
 const FINDING_WORDS =
@@ -128,10 +128,15 @@ function classifyOne(statement: Statement, phase: Phase): Kind {
 
 /** Kinds for statements in conversation order. */
 export function classifyStatements(statements: readonly Statement[]): Kind[] {
+  return classifyWithPhases(statements).map((classified) => classified.kind);
+}
+
+/** Each statement's kind, and the phase of the visit it was said in. */
+export function classifyWithPhases(statements: readonly Statement[]): { kind: Kind; phase: Phase }[] {
   const ordered = statements
     .map((statement, index) => ({ statement, index }))
     .sort((a, b) => a.statement.order - b.statement.order);
-  const kinds: Kind[] = new Array<Kind>(statements.length).fill('hpi');
+  const classified = statements.map((): { kind: Kind; phase: Phase } => ({ kind: 'hpi', phase: 'history' }));
   let phase: Phase = 'history';
   // The last explicit exam or results statement of the current turn: what follows it in the same
   // turn, without a cue of its own, continues it ("the x-ray is normal. good bony alignment.").
@@ -142,19 +147,20 @@ export function classifyStatements(statements: readonly Statement[]): Kind[] {
     if (carried !== null && carried.turn !== turn) carried = null;
     const explicit = phase === 'history' && !EXAM_STRONG.test(statement.lower) ? null : explicitKind(statement);
     let kind = explicit ?? classifyOne(statement, phase);
-    if (
-      explicit === null &&
-      carried !== null &&
-      phase !== 'history' &&
-      (kind === 'plan' || kind === 'assessment' || kind === 'exam' || kind === 'results') &&
-      !PLAN_CUES.test(statement.lower) &&
-      !ASSESSMENT_CUES.test(statement.lower)
-    ) {
-      kind = carried.kind;
-    }
+    if (explicit === null && carried !== null && continuesCarried(kind, phase, statement)) kind = carried.kind;
     if (explicit === 'exam' || explicit === 'results' || explicit === 'vitals') carried = { turn, kind: explicit };
     else if (explicit !== null) carried = null;
-    kinds[index] = kind;
+    classified[index] = { kind, phase };
   }
-  return kinds;
+  return classified;
+}
+
+/** A statement with no cue of its own after an exam or results statement of its turn continues it. */
+function continuesCarried(kind: Kind, phase: Phase, statement: Statement): boolean {
+  return (
+    phase !== 'history' &&
+    (kind === 'plan' || kind === 'assessment' || kind === 'exam' || kind === 'results') &&
+    !PLAN_CUES.test(statement.lower) &&
+    !ASSESSMENT_CUES.test(statement.lower)
+  );
 }

@@ -1,0 +1,67 @@
+/**
+ * What a statement says about a symptom besides its name: how long, since when, how bad, when it
+ * happens, what brings it on or eases it, where and on which side. Read from the cleaned,
+ * lower-case statement with its numbers as digits ("for 2 weeks").
+ */
+import { PhraseMatcher } from './mentions.js';
+import { BODY_PARTS, SIDES, type BodyPart } from './lexicon/anatomy.js';
+
+export interface SymptomAttributes {
+  duration?: string;
+  onset?: string;
+  severity?: string;
+  timing?: string;
+  location?: string;
+  laterality?: 'left' | 'right' | 'bilateral';
+  modifiers: string[];
+}
+
+const AMOUNT = String.raw`(?:\d+(?:\.\d+)?|a|an|one|a couple of|a couple|a few|several|couple of|few)`;
+const UNIT = String.raw`(?:minutes?|hours?|days?|nights?|weeks?|months?|years?)`;
+
+const DURATION = new RegExp(
+  String.raw`\bfor (?:about |around |roughly |almost |nearly |over |more than |the (?:past|last) )?(?:${AMOUNT} )?${UNIT}\b|\bfor (?:a (?:while|long time)|the (?:past|last) (?:${AMOUNT} )?${UNIT})\b`,
+);
+const ONSET = new RegExp(
+  String.raw`\b(?:started|began|begun|came on|first noticed|noticed it|developed)\b[^,.;]{0,30}?\b(?:${AMOUNT} ${UNIT} ago|yesterday|last (?:night|week|month|year)|this (?:morning|week)|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|after [^,.;]{3,30})|\b(?:${AMOUNT} ${UNIT} ago|since (?:yesterday|last (?:night|week|month|year)|this (?:morning|week)|(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(?:january|february|march|april|may|june|july|august|september|october|november|december)|the (?:accident|fall|surgery|injury)))\b`,
+);
+const SEVERITY =
+  /\b(?:\d+ out of 10|\d+\/10|mild|moderate|severe|slight|slightly|excruciating|terrible|horrible|unbearable|really bad|pretty bad|very bad|bad|worst|sharp|dull|throbbing|stabbing|burning|aching|crampy)\b/;
+const TIMING =
+  /\b(?:at night|in the morning|in the evening|after (?:eating|meals|i eat|dinner|lunch|breakfast)|before (?:meals|eating)|all day|all the time|constantly|on and off|off and on|intermittent(?:ly)?|comes and goes|every (?:day|night|morning)|daily|sometimes|occasionally|once in a while|every once in a while|now and then)\b/;
+const MODIFIER =
+  /\b(?:when (?:i|you|she|he|they) (?:walk|climb|run|exercise|bend|lift|lie down|lay down|stand|sit|eat|breathe|cough|move|sleep|exert|go up stairs|walk up stairs|get up)\w*(?: [a-z]+){0,3}|with (?:exertion|activity|walking|movement|exercise|deep breaths?|coughing)|(?:worse|better|relieved|improves?|improved|eased) (?:with|by|when|after|if) [a-z]+(?: [a-z]+){0,3}|(?:tylenol|ibuprofen|advil|motrin|aleve|rest|ice|heat) (?:helps|helped|does not help|did not help))\b/;
+
+const BODY = new PhraseMatcher<BodyPart>(BODY_PARTS, (part) => part.phrases);
+
+/** The side a text names, if it names one. */
+export function sideIn(text: string): SymptomAttributes['laterality'] {
+  return SIDES.find(([pattern]) => pattern.test(text))?.[1];
+}
+
+/** The first body part named in `text`, with the side when the part comes in pairs. */
+export function locationIn(text: string): { location: string; laterality?: SymptomAttributes['laterality'] } | null {
+  const [mention] = BODY.find(text);
+  if (mention === undefined) return null;
+  const side = mention.entry.paired ? sideIn(text.slice(Math.max(0, mention.start - 25), mention.end)) : undefined;
+  const plural = mention.entry.paired && /s$/.test(mention.said) && !/ss$/.test(mention.said);
+  const laterality = side ?? (plural ? 'bilateral' : undefined);
+  return laterality === undefined ? { location: mention.entry.name } : { location: mention.entry.name, laterality };
+}
+
+const firstMatch = (pattern: RegExp, text: string): string | undefined => pattern.exec(text)?.[0];
+
+/** Everything `text` says about the symptom it mentions. */
+export function attributesIn(text: string): SymptomAttributes {
+  const attributes: SymptomAttributes = { modifiers: [] };
+  const set = <K extends 'duration' | 'onset' | 'severity' | 'timing'>(key: K, value: string | undefined) => {
+    if (value !== undefined) attributes[key] = value;
+  };
+  set('duration', firstMatch(DURATION, text));
+  set('onset', firstMatch(ONSET, text));
+  set('severity', firstMatch(SEVERITY, text));
+  set('timing', firstMatch(TIMING, text));
+  const modifier = firstMatch(MODIFIER, text);
+  if (modifier !== undefined) attributes.modifiers.push(modifier);
+  return attributes;
+}

@@ -1,0 +1,38 @@
+/** Relatives as said ("my mom", "her father"), with the relation a chart names. */
+export const RELATIVES: readonly (readonly [RegExp, string])[] = [
+  [/\b(?:mother|mom|mum|mommy|mama)\b/, 'mother'],
+  [/\b(?:father|dad|daddy|papa)\b/, 'father'],
+  [/\b(?:sister|sisters)\b/, 'sister'],
+  [/\b(?:brother|brothers)\b/, 'brother'],
+  [/\b(?:grandmother|grandma|granny|nana)\b/, 'grandmother'],
+  [/\b(?:grandfather|grandpa|granddad)\b/, 'grandfather'],
+  [/\b(?:grandparents?)\b/, 'grandparent'],
+  [/\b(?:aunt|auntie)\b/, 'aunt'],
+  [/\buncle\b/, 'uncle'],
+  [/\bcousins?\b/, 'cousin'],
+  [/\b(?:son|sons)\b/, 'son'],
+  [/\b(?:daughter|daughters)\b/, 'daughter'],
+  [/\b(?:parents)\b/, 'parent'],
+  [/\b(?:siblings)\b/, 'sibling'],
+  [/\b(?:children|kids)\b/, 'child'],
+];
+
+/** A relative named as the one something is about: "my mother", "her dad", "his sister's". */
+const POSSESSED_RELATIVE =
+  /\b(?:my|his|her|your|their|our|the patient's|patient's)\s+(?:(?:late|older|younger|big|little|maternal|paternal|twin)\s+)?([a-z]+)\b/g;
+
+/** The relation of the relative named in `text` as someone's own, if one is. */
+export function relativeIn(text: string): string | undefined {
+  POSSESSED_RELATIVE.lastIndex = 0;
+  for (let match = POSSESSED_RELATIVE.exec(text); match !== null; match = POSSESSED_RELATIVE.exec(text)) {
+    const word = match[1] ?? '';
+    const relation = RELATIVES.find(([pattern]) => pattern.test(word))?.[1];
+    if (relation !== undefined) return relation;
+  }
+  return undefined;
+}
+
+/** The relation named anywhere in `text` ("mother", "grandfather"), possessed or not. */
+export function relationNamed(text: string): string | undefined {
+  return RELATIVES.find(([pattern]) => pattern.test(text))?.[1];
+}
