@@ -5,11 +5,12 @@
  * group against the reference note's own sections, and does the same ROUGE and faithfulness for
  * the copy-the-dialogue baseline in the same run.
  */
-import type { Template } from '@chartwright/protocol';
+import type { NoteStyle, Template } from '@chartwright/protocol';
 import type { EngineInfo, GeneratedSection, NoteGenerator } from '@chartwright/server/internal/notes/generator.js';
 import { renderNote } from '@chartwright/server/internal/notes/render.js';
 import type { Conversation } from '@chartwright/server/internal/text/conversation.js';
 
+import { auditNote, countWords, summarizeAudits, type AuditSummary, type NoteAudit } from './audit.js';
 import { copyDialogue } from './baseline.js';
 import { checkSentence, supportSource, type SupportSource } from './faithfulness.js';
 import { ROUGE_TYPES, rougeLsum, rouge1, rougeScores, tokenize, type RougeScores, type RougeType } from './rouge.js';
@@ -91,6 +92,8 @@ export interface EvaluationSetup {
   generator: NoteGenerator;
   parse: (text: string) => Conversation;
   template: Template;
+  /** The note style asked for (the engine's default when absent). */
+  style?: NoteStyle;
   /** Milliseconds, for the per-note timing; `performance.now` unless a test injects a clock. */
   now?: () => number;
 }
@@ -119,6 +122,8 @@ export interface NoteResult {
     sections: GroupScores;
     /** The groups the engine wrote something in. */
     writtenGroups: SectionGroup[];
+    /** What a reviewing physician sees: register, spoken language, the parts present, length. */
+    audit: NoteAudit | null;
   };
   baseline: { rouge: RougeScores; sentences: number; supported: number; tokens: number };
   referenceTokens: number;
@@ -171,6 +176,8 @@ export interface EvaluationReport {
   referenceFaithfulness: { sentences: number; supported: number; share: number | null };
   systems: { engine: SystemSummary; baseline: SystemSummary };
   sections: SectionSummary[];
+  /** Over the notes the engine wrote (failed ones left out). */
+  audit: AuditSummary;
   perNote: NoteResult[];
 }
 
@@ -191,6 +198,7 @@ async function evaluateNote(record: EvalRecord, setup: EvaluationSetup): Promise
   let sections: GeneratedSection[] = [];
   let text = '';
   let error: string | null = null;
+  let audit: NoteAudit | null = null;
   const started = now();
   try {
     const conversation = setup.parse(record.dialogue);
@@ -198,8 +206,10 @@ async function evaluateNote(record: EvalRecord, setup: EvaluationSetup): Promise
       template: setup.template,
       conversation,
       context: record.extraContext === undefined ? {} : { extra: record.extraContext },
+      ...(setup.style === undefined ? {} : { style: setup.style }),
     });
     sections = note.sections;
+    audit = auditNote(note);
     text = renderNote(sections);
   } catch (caught) {
     error = caught instanceof Error ? caught.message : String(caught);
@@ -251,6 +261,7 @@ async function evaluateNote(record: EvalRecord, setup: EvaluationSetup): Promise
       unsupported,
       sections: groupScores,
       writtenGroups: [...generatedGroups.keys()],
+      audit,
     },
     baseline: {
       rouge: rougeScores(record.note, baselineText),
@@ -372,6 +383,10 @@ export async function evaluate(records: readonly EvalRecord[], setup: Evaluation
       },
     },
     sections,
+    audit: summarizeAudits(
+      perNote.flatMap((note) => note.engine.audit ?? []),
+      records.map((record) => countWords(record.note)),
+    ),
     perNote,
   };
 }

@@ -4,6 +4,7 @@ import type { EvaluationReport, SystemSummary } from './evaluate.js';
 
 export interface ReportMeta {
   dataset: string;
+  style: string;
   /** Machine description lines, as the bench prints them. */
   machine: readonly string[];
   date: string;
@@ -31,6 +32,34 @@ function systemRow(system: SystemSummary): string[] {
   ];
 }
 
+const percent = (value: number | null): string => (value === null ? '—' : `${(value * 100).toFixed(1)}%`);
+
+function auditLines(report: EvaluationReport): string[] {
+  const { audit } = report;
+  const support = Object.entries(audit.support)
+    .map(([kind, count]) => `${kind} ${count}`)
+    .join(', ');
+  const lengthRatio = audit.medianReferenceWords === 0 ? null : audit.medianWords / audit.medianReferenceWords;
+  return [
+    "What a reviewing physician sees (the engine's notes):",
+    ...table(
+      ['Measure', 'Value'],
+      [
+        ['History sentences in the 1st/2nd person (outside A&P, quotes excepted)', percent(audit.personShare)],
+        ['Sentences with a spoken-language marker', percent(audit.spokenShare)],
+        ['Notes with a chief complaint', percent(audit.chiefComplaintShare)],
+        ['Notes with an assessment and plan', percent(audit.assessmentAndPlanShare)],
+        ['Sentences by verifier class', support === '' ? '—' : support],
+        ['Omissions reported per note', audit.omissionsPerNote === null ? '—' : audit.omissionsPerNote.toFixed(1)],
+        [
+          'Median length, words (engine / reference)',
+          `${audit.medianWords} / ${audit.medianReferenceWords} (${lengthRatio === null ? '—' : lengthRatio.toFixed(2)}×)`,
+        ],
+      ],
+    ),
+  ];
+}
+
 export function formatReport(
   report: EvaluationReport,
   meta: ReportMeta,
@@ -38,7 +67,7 @@ export function formatReport(
 ): string {
   const { engine, baseline } = report.systems;
   const lines: string[] = [
-    `Note quality: ${meta.dataset}, ${report.notes} notes, template ${report.template.id} v${report.template.version}, ${meta.date}`,
+    `Note quality: ${meta.dataset}, ${report.notes} notes, template ${report.template.id} v${report.template.version}, style ${meta.style}, ${meta.date}`,
     'ROUGE: F1 per note, mean over notes (rouge_score defaults as in ACI-Bench: lower-case [a-z0-9]+ tokens,',
     'no stemming; ROUGE-Lsum = summary-level union LCS over newline-separated lines).',
     'Faithful: share of output sentences whose content words and numbers all appear in the dialogue',
@@ -106,6 +135,7 @@ export function formatReport(
       }
     }
   }
+  lines.push('', ...auditLines(report));
   lines.push('', `Engine: ${report.engine.name} ${report.engine.version}`, ...meta.machine);
   return `${lines.join('\n')}\n`;
 }

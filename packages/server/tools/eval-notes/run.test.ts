@@ -141,6 +141,7 @@ describe('parseArguments', () => {
     expect(parseArguments(['data.jsonl'])).toEqual({
       file: 'data.jsonl',
       template: 'history_and_physical',
+      style: 'detailed',
       engine: 'extractive',
       json: false,
       showUnsupported: false,
@@ -148,6 +149,7 @@ describe('parseArguments', () => {
     expect(parseArguments(['--json', '--template=soap', '--engine', 'x', 'f.jsonl', '--show-unsupported'])).toEqual({
       file: 'f.jsonl',
       template: 'soap',
+      style: 'detailed',
       engine: 'x',
       json: true,
       showUnsupported: true,
@@ -160,6 +162,12 @@ describe('parseArguments', () => {
     expect(() => parseArguments(['a', 'b'])).toThrow('give only one JSONL file');
     expect(() => parseArguments(['a', '--fast'])).toThrow('unknown option --fast');
     expect(() => parseArguments(['a', '--template'])).toThrow('--template needs a value');
+    expect(() => parseArguments(['a', '--style', 'brief'])).toThrow('unknown --style "brief"; known: detailed, concise');
+  });
+
+  it('reads the note style', () => {
+    expect(parseArguments(['a', '--style', 'concise'])).toMatchObject({ style: 'concise' });
+    expect(parseArguments(['a', '--style=concise'])).toMatchObject({ style: 'concise' });
   });
 });
 
@@ -188,7 +196,7 @@ describe('runEval end to end (copy-the-dialogue engine)', () => {
     expect(io.stderr()).toBe('');
     expect(code).toBe(0);
     const text = io.stdout();
-    expect(text).toContain('2 notes, template history_and_physical v1, 2026-11-21');
+    expect(text).toContain('2 notes, template history_and_physical v1, style detailed, 2026-11-21');
     expect(text).toMatch(/^copy-dialogue 1 +0\.\d{4} +0\.\d{4} +0\.\d{4} +0\.\d{4} +1\.0000 \(\d+\/\d+\)/m);
     expect(text).toMatch(/^copy-dialogue baseline +0\.\d{4}/m);
     expect(text).toMatch(/^assessment_plan +2 +0 +0 +0\.0000 +0\.0000$/m);

@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 
-import type { Template } from '@chartwright/protocol';
+import { NOTE_STYLES, type NoteStyle, type Template } from '@chartwright/protocol';
 import { optionValue, UsageError } from '@chartwright/server/internal/cli/usage.js';
 import type { NoteGenerator } from '@chartwright/server/internal/notes/generator.js';
 import type { Conversation } from '@chartwright/server/internal/text/conversation.js';
@@ -12,13 +12,16 @@ import type { Conversation } from '@chartwright/server/internal/text/conversatio
 import { DatasetError, evaluate, parseJsonl } from './evaluate.js';
 import { formatReport } from './report.js';
 
-export const USAGE = `Usage: npm run eval:notes -- <file.jsonl> [--template <id>] [--engine <name>] [--json] [--show-unsupported]
+const isNoteStyle = (value: string): value is NoteStyle => (NOTE_STYLES as readonly string[]).includes(value);
+
+export const USAGE = `Usage: npm run eval:notes -- <file.jsonl> [--template <id>] [--style <style>] [--engine <name>] [--json] [--show-unsupported]
 
 Generates a note for each {id, dialogue, note} record, and prints ROUGE-1/2/L/Lsum F1 (ACI-Bench's
 definitions), faithfulness and time per note for the engine and for the copy-the-dialogue baseline,
 plus ROUGE per section group against the reference notes' own sections.
 
   --template <id>       template to generate with (default: history_and_physical)
+  --style <style>       note style: detailed (default) or concise
   --engine <name>       note engine (default: extractive)
   --json                print the full report (with per-note results) as JSON
   --show-unsupported    list the engine sentences the faithfulness check did not find support for`;
@@ -29,6 +32,7 @@ export const DEFAULT_ENGINE = 'extractive';
 export interface EvalArguments {
   file: string;
   template: string;
+  style: NoteStyle;
   engine: string;
   json: boolean;
   showUnsupported: boolean;
@@ -37,6 +41,7 @@ export interface EvalArguments {
 export function parseArguments(argv: readonly string[]): EvalArguments | 'help' {
   const files: string[] = [];
   let template = DEFAULT_TEMPLATE;
+  let style = 'detailed';
   let engine = DEFAULT_ENGINE;
   let json = false;
   let showUnsupported = false;
@@ -48,6 +53,8 @@ export function parseArguments(argv: readonly string[]): EvalArguments | 'help' 
     else if (argument === '--show-unsupported') showUnsupported = true;
     else if (argument === '--template') template = value();
     else if (argument.startsWith('--template=')) template = argument.slice('--template='.length);
+    else if (argument === '--style') style = value();
+    else if (argument.startsWith('--style=')) style = argument.slice('--style='.length);
     else if (argument === '--engine') engine = value();
     else if (argument.startsWith('--engine=')) engine = argument.slice('--engine='.length);
     else if (argument.startsWith('-') && argument !== '-') throw new UsageError(`unknown option ${argument}`);
@@ -56,7 +63,8 @@ export function parseArguments(argv: readonly string[]): EvalArguments | 'help' 
   const [file, ...more] = files;
   if (file === undefined) throw new UsageError('give one JSONL file');
   if (more.length > 0) throw new UsageError('give only one JSONL file');
-  return { file, template, engine, json, showUnsupported };
+  if (!isNoteStyle(style)) throw new UsageError(`unknown --style "${style}"; known: ${NOTE_STYLES.join(', ')}`);
+  return { file, template, style, engine, json, showUnsupported };
 }
 
 export interface EvalDependencies {
@@ -135,10 +143,12 @@ export async function runEval(
     generator,
     parse: dependencies.parse,
     template,
+    style: args.style,
     ...(dependencies.now === undefined ? {} : { now: dependencies.now }),
   });
   const meta = {
     dataset: args.file,
+    style: args.style,
     machine: dependencies.machine(),
     date: (dependencies.today ?? (() => new Date().toISOString().slice(0, 10)))(),
   };

@@ -34,17 +34,38 @@ const MODIFIER =
 
 const BODY = new PhraseMatcher<BodyPart>(BODY_PARTS, (part) => part.phrases);
 
-/** The side a text names, if it names one. */
+/** A side said to be well: "the left is fine". */
+const SIDE_IS_FINE =
+  /\b(?:is|are|feels?|seems?)\s+(?:fine|okay|ok|good|normal|clear|great|all right|alright)\b|\bnot the\b/;
+const CORRECTED = /\b(?:no|sorry|i mean|actually|wait|rather)\b/;
+
+/**
+ * The side a text names, if it names one: the side said after a correction ("the right. no, sorry,
+ * the left"), else the first side not said to be fine ("my right knee … the left is fine").
+ */
 export function sideIn(text: string): SymptomAttributes['laterality'] {
-  return SIDES.find(([pattern]) => pattern.test(text))?.[1];
+  const clauses = text.split(/\s*[,.;]\s*/);
+  let side: SymptomAttributes['laterality'];
+  let correction = false;
+  for (const clause of clauses) {
+    if (CORRECTED.test(clause) && side !== undefined) correction = true;
+    const named = SIDES.find(([pattern]) => pattern.test(clause))?.[1];
+    if (named === undefined || SIDE_IS_FINE.test(clause)) continue;
+    if (side === undefined || correction) side = named;
+    correction = false;
+  }
+  return side;
 }
+
+/** Parts whose plural means both sides: "both knees", "my ankles are swollen". */
+const PAIRED_PLURAL = /^(?:knees|ankles|feet|legs|arms|hands|eyes|ears|hips|shoulders|elbows|wrists|calves|thighs)$/;
 
 /** The first body part named in `text`, with the side when the part comes in pairs. */
 export function locationIn(text: string): { location: string; laterality?: SymptomAttributes['laterality'] } | null {
   const [mention] = BODY.find(text);
   if (mention === undefined) return null;
-  const side = mention.entry.paired ? sideIn(text.slice(Math.max(0, mention.start - 25), mention.end)) : undefined;
-  const plural = mention.entry.paired && /s$/.test(mention.said) && !/ss$/.test(mention.said);
+  const side = mention.entry.paired ? sideIn(text) : undefined;
+  const plural = mention.entry.paired && PAIRED_PLURAL.test(mention.said);
   const laterality = side ?? (plural ? 'bilateral' : undefined);
   return laterality === undefined ? { location: mention.entry.name } : { location: mention.entry.name, laterality };
 }
@@ -54,7 +75,7 @@ const firstMatch = (pattern: RegExp, text: string): string | undefined => patter
 /** Everything `text` says about the symptom it mentions. */
 export function attributesIn(text: string): SymptomAttributes {
   const attributes: SymptomAttributes = { modifiers: [] };
-  const set = <K extends 'duration' | 'onset' | 'severity' | 'timing'>(key: K, value: string | undefined) => {
+  const set = (key: 'duration' | 'onset' | 'severity' | 'timing', value: string | undefined) => {
     if (value !== undefined) attributes[key] = value;
   };
   set('duration', firstMatch(DURATION, text));

@@ -32,7 +32,9 @@ export class PhraseMatcher<T> {
 
   constructor(entries: readonly T[], phrasesOf: (entry: T) => readonly string[]) {
     this.phrases = entries
-      .flatMap((entry) => phrasesOf(entry).map((phrase) => ({ entry, pattern: phrasePattern(phrase), length: phrase.length })))
+      .flatMap((entry) =>
+        phrasesOf(entry).map((phrase) => ({ entry, pattern: phrasePattern(phrase), length: phrase.length })),
+      )
       .sort((a, b) => b.length - a.length);
   }
 

@@ -1,16 +1,20 @@
 import { describe, expect, it } from 'vitest';
 
 import { parseConversation } from '../../text/parse-conversation.js';
+import { exchangesOf } from './exchanges.js';
 import { problemFacts } from './problems.js';
 import { utterancesOf } from './utterances.js';
 
-const problems = (text: string) =>
-  problemFacts(utterancesOf(parseConversation(text))).map((fact) => ({
+const problems = (text: string) => {
+  const conversation = parseConversation(text);
+  const utterances = utterancesOf(conversation);
+  return problemFacts({ utterances, exchanges: exchangesOf(conversation, utterances) }).map((fact) => ({
     text: fact.text,
     polarity: fact.polarity,
     subject: fact.subject.type,
     turns: fact.source.turns,
   }));
+};
 
 describe('problem facts', () => {
   it('fuses a yes/no question with its answer', () => {

@@ -1,144 +1,136 @@
 /**
  * Symptoms and problems of the patient, present or denied, with their attributes: from what the
- * patient (or a companion, or the clinician summing up) says in the history, and from each yes/no
- * question fused with its answer ("any chest pain?" "no" → chest pain, absent). A relative's
- * condition is family history (history.ts), never the patient's; what the clinician says might
- * happen ("if you get a fever, call me") is counselling, never history.
+ * patient (or a companion, or the clinician summing up) says in the history, and from each question
+ * fused with its answer ("any chest pain?" "no" → chest pain, absent). A relative's condition is
+ * family history (history.ts), never the patient's; what the clinician says might happen ("if you
+ * get a fever, call me") is counselling (a plan item), never history; a companion's own complaint
+ * ("I had the same bug") is theirs.
  */
 import type { FactPolarity, FactSpeaker } from '@chartwright/protocol';
 
 import type { Kind } from '../engines/extractive/lexicons.js';
-import { attributesIn, locationIn } from './attributes.js';
+import { answerOf, functionAnswer } from './answers.js';
+import { attributesIn, locationIn, sideIn } from './attributes.js';
 import { turnsSource, type DraftOf } from './draft.js';
-import { PhraseMatcher } from './mentions.js';
-import { PAIN_WORDS, STIFFNESS_WORDS, SWELLING_WORDS } from './lexicon/anatomy.js';
+import type { Exchange } from './exchanges.js';
 import { relativeIn } from './lexicon/relatives.js';
-import { SYMPTOMS, type SymptomEntry } from './lexicon/symptoms.js';
-import { answerOfTurn, mentionPolarity } from './polarity.js';
+import { mentionPolarity } from './polarity.js';
+import { symptomsIn, topicsAsked, type Found } from './symptom-mentions.js';
+import { systemOf } from './systems.js';
 import { clauseAround, type Utterance } from './utterances.js';
 
 export type ProblemDraft = DraftOf<'problem'>;
-
-const MATCHER = new PhraseMatcher<SymptomEntry>(SYMPTOMS, (entry) => entry.phrases);
+export type RosDraft = DraftOf<'ros'>;
 
 /** The clinician saying what could happen, or what to do if it does: never the patient's history. */
 export const HYPOTHETICAL =
   /\b(?:if|in case|should you|unless|call (?:me|us|the office|911)|let (?:me|us) know|watch (?:for|out)|look out for|keep an eye out|make sure|some people|most people|a lot of people|side effects?|can cause|could cause|may cause|might cause|can make|could make|risk of|signs of|warning signs|go to the (?:er|emergency)|seek (?:care|attention))\b/;
 
+/** Hypotheticals whose scope is the whole clause ("some people get dizzy on this"). */
+const GENERAL_TALK =
+  /\b(?:some people|most people|a lot of people|many people|side effects?|can cause|could cause|may cause|might cause|risk of|signs of|warning signs)\b/;
+/** Hypotheticals whose scope starts at the trigger ("… today, to make sure there is no clot"). */
+const CONDITIONAL =
+  /\b(?:if|in case|should you|unless|make sure|watch (?:for|out)|look out for|call (?:me|us|the office|911)|let (?:me|us) know|go to the (?:er|emergency))\b/;
+
+/** Whether the words at `position` are said as a possibility, not as what the patient has. */
+export function inHypothetical(text: string, position: number): boolean {
+  const clause = clauseAround(text, position);
+  if (GENERAL_TALK.test(clause.text)) return true;
+  const trigger = CONDITIONAL.exec(clause.text);
+  return trigger !== null && clause.start + trigger.index <= position;
+}
+
 /** The statement kinds a patient's symptoms are told in. */
 const HISTORY_KINDS: ReadonlySet<Kind> = new Set(['hpi', 'ros', 'chief_complaint', 'social_history', 'past_history']);
 
-interface Found {
-  name: string;
-  start: number;
-  end: number;
-}
-
-/** Symptoms of the lexicon, then complaints of a body part ("my left knee hurts" → knee pain). */
-export function symptomsIn(text: string): Found[] {
-  const found: Found[] = MATCHER.find(text).map((mention) => ({
-    name: mention.entry.name,
-    start: mention.start,
-    end: mention.end,
-  }));
-  for (const [words, complaint] of [
-    [PAIN_WORDS, 'pain'],
-    [SWELLING_WORDS, 'swelling'],
-    [STIFFNESS_WORDS, 'stiffness'],
-  ] as const) {
-    const pattern = new RegExp(words.source, 'g');
-    for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
-      const start = match.index;
-      if (found.some((mention) => start >= mention.start - 30 && start <= mention.end + 5)) continue;
-      const clause = clauseAround(text, start);
-      const place = locationIn(clause.text);
-      if (place === null) continue;
-      found.push({ name: `${place.location} ${complaint}`, start, end: start + match[0].length });
-    }
-  }
-  return found.sort((a, b) => a.start - b.start);
-}
-
 /** First person in a companion's words: their own complaint, not the patient's. */
-const FIRST_PERSON_SUBJECT = /\b(?:i|i am|i have|i had|my)\b/;
+const FIRST_PERSON = /(?<![\w'])(?:i|i am|i have|i had|my|me)(?![\w'])/;
+const LOCATED = / (?:pain|swelling|stiffness|injury|clicking)$/;
+/** Symptoms named with their place when the statement gives one: "neck mass", "left arm tingling". */
+const PLACED = /^(?:mass|rash|numbness|tingling|weakness|bruising|wound|skin lesion|itching|muscle cramps)$/;
 
-function draft(
-  found: Found,
-  clause: string,
-  polarity: FactPolarity,
-  speaker: FactSpeaker,
-  turns: readonly number[],
-  extra: { timing?: string } = {},
-): ProblemDraft {
+export interface ProblemContext {
+  utterances: readonly Utterance[];
+  exchanges: readonly Exchange[];
+}
+
+function draft(found: Found, clause: string, polarity: FactPolarity, speaker: FactSpeaker, turns: readonly number[]) {
   const attributes = attributesIn(clause);
   const place = locationIn(clause);
-  const laterality = place?.laterality;
-  const located = found.name.endsWith(' pain') || found.name.endsWith(' swelling') || found.name.endsWith(' stiffness');
-  const timing = extra.timing ?? attributes.timing;
-  return {
+  const laterality = place?.laterality ?? sideIn(clause);
+  const placed = PLACED.test(found.name) && place !== null;
+  const located = LOCATED.test(found.name) || placed;
+  const name = placed ? `${place.location} ${found.name}` : found.name;
+  const text = laterality !== undefined && located ? `${laterality} ${name}` : name;
+  const problem: ProblemDraft = {
     kind: 'problem',
-    text: laterality !== undefined && located ? `${laterality} ${found.name}` : found.name,
-    name: found.name,
+    text,
+    name,
     polarity,
-    subject: speaker === 'other' && FIRST_PERSON_SUBJECT.test(clause) ? { type: 'other' } : { type: 'patient' },
+    subject: speaker === 'other' && FIRST_PERSON.test(clause) ? { type: 'other' } : { type: 'patient' },
     speaker,
     source: turnsSource(turns),
-    ...(attributes.duration === undefined ? {} : { duration: attributes.duration }),
-    ...(attributes.onset === undefined ? {} : { onset: attributes.onset }),
-    ...(attributes.severity === undefined ? {} : { severity: attributes.severity }),
-    ...(timing === undefined ? {} : { timing }),
-    ...(place === null || !located ? {} : { location: place.location }),
-    ...(laterality === undefined || !located ? {} : { laterality }),
     modifiers: attributes.modifiers,
   };
+  if (attributes.duration !== undefined) problem.duration = attributes.duration;
+  if (attributes.onset !== undefined) problem.onset = attributes.onset;
+  if (attributes.severity !== undefined) problem.severity = attributes.severity;
+  if (attributes.timing !== undefined) problem.timing = attributes.timing;
+  if (place !== null && (located || place.laterality !== undefined)) problem.location = place.location;
+  if (laterality !== undefined) problem.laterality = laterality;
+  return problem;
 }
 
-/** Problems stated outright in the history (not asked about). */
-function statedProblems(utterances: readonly Utterance[]): ProblemDraft[] {
+/** The body part the conversation was last about, up to the turn before `turn`. */
+function lastLocation(utterances: readonly Utterance[], turn: number): string | undefined {
+  for (let index = utterances.length - 1; index >= 0; index--) {
+    const utterance = utterances[index];
+    if (utterance === undefined || utterance.turn >= turn) continue;
+    if (utterance.turn < turn - 3) break;
+    const place = locationIn(utterance.text);
+    if (place !== null) return place.location;
+  }
+  return undefined;
+}
+
+function stated(utterance: Utterance, context: ProblemContext): ProblemDraft[] {
+  if (utterance.question || !HISTORY_KINDS.has(utterance.kind)) return [];
+  if (utterance.speaker === 'clinician' && (utterance.phase !== 'history' || HYPOTHETICAL.test(utterance.text)))
+    return [];
   const drafts: ProblemDraft[] = [];
-  for (const utterance of utterances) {
-    if (utterance.question || !HISTORY_KINDS.has(utterance.kind)) continue;
-    if (utterance.speaker === 'clinician' && (utterance.phase !== 'history' || HYPOTHETICAL.test(utterance.text))) continue;
-    for (const found of symptomsIn(utterance.text)) {
-      const clause = clauseAround(utterance.text, found.start);
-      // "My mother had …": family history, not the patient's problem.
-      if (relativeIn(clause.text.slice(0, found.start - clause.start)) !== undefined) continue;
-      const polarity = mentionPolarity(utterance.text, found.start, found.end);
-      drafts.push(draft(found, clause.text, polarity, utterance.speaker, [utterance.turn]));
-    }
+  for (const found of symptomsIn(utterance.text, lastLocation(context.utterances, utterance.turn))) {
+    if (found.inverted === true) continue;
+    const clause = clauseAround(utterance.text, found.start);
+    // "My mother had …": family history, not the patient's problem.
+    if (relativeIn(clause.text.slice(0, found.start - clause.start)) !== undefined) continue;
+    const polarity = mentionPolarity(utterance.text, found.start, found.end);
+    drafts.push(draft(found, clause.text, polarity, utterance.speaker, [utterance.turn]));
   }
   return drafts;
 }
 
-/** The answer to a question: the next turn's statements, when someone other than the clinician says it. */
-export function answerTo(question: Utterance, utterances: readonly Utterance[]): Utterance[] {
-  const turn = utterances.filter((utterance) => utterance.turn === question.turn + 1);
-  return turn[0] === undefined || turn[0].speaker === 'clinician' ? [] : turn;
-}
+/** "What would happen if you ran out? Would you get wheezy?": nothing the patient has. */
+const HYPOTHETICAL_QUESTION = /\b(?:would you|what if|if you|what would|could you get)\b/;
 
-/** Yes/no questions about symptoms, each topic given the answer's polarity. */
-function answeredProblems(utterances: readonly Utterance[]): ProblemDraft[] {
-  const drafts: ProblemDraft[] = [];
-  for (const question of utterances) {
-    if (!question.question || question.speaker !== 'clinician' || question.phase !== 'history') continue;
-    // Only the turn's last question is the one answered.
-    if (utterances.some((other) => other.turn === question.turn && other.question && other.order > question.order)) continue;
-    const answer = answerTo(question, utterances);
-    const [first] = answer;
-    if (first === undefined) continue;
-    const { polarity, timing } = answerOfTurn(answer.map((statement) => statement.text));
-    if (polarity === null) continue;
-    const named = new Set(answer.flatMap((statement) => symptomsIn(statement.text).map((found) => found.name)));
-    for (const found of symptomsIn(question.text)) {
-      // The answer names it itself ("no fever, but some chills"): its own words decide.
-      if (named.has(found.name)) continue;
-      const clause = clauseAround(question.text, found.start).text;
-      drafts.push(
-        draft(found, clause, polarity, first.speaker, [question.turn, first.turn], timing === undefined ? {} : { timing }),
-      );
-    }
-  }
-  return drafts;
+function answered(exchange: Exchange, context: ProblemContext): ProblemDraft[] {
+  const { question } = exchange;
+  if (question.phase !== 'history' || HYPOTHETICAL_QUESTION.test(question.text)) return [];
+  const topics = topicsAsked(question.text, lastLocation(context.utterances, question.turn + 1));
+  if (topics.length === 0) return [];
+  const named = new Set(exchange.answer.flatMap((statement) => symptomsIn(statement.text).map((found) => found.name)));
+  // The answer takes up some of the topics itself ("no fever, but some chills"): the rest were not answered.
+  if (topics.some((topic) => named.has(topic.name))) return [];
+  const { polarity, timing } = answerOf(exchange.spoken, exchange.form);
+  return topics.flatMap((topic) => {
+    // "How's your sleep?": the answer says whether there is a problem, not yes or no.
+    const value = topic.inverted === true ? functionAnswer(exchange.spoken) : polarity;
+    if (value === null) return [];
+    const clause = `${clauseAround(question.text, topic.start).text} ${exchange.spoken.join(' ')}`;
+    const fact = draft(topic, clause, value, exchange.answerSpeaker, [question.turn, exchange.answerTurn]);
+    if (timing !== undefined && value === 'present') fact.timing = timing;
+    return [fact];
+  });
 }
 
 const RANK: Readonly<Record<FactPolarity, number>> = { present: 2, uncertain: 1, absent: 0 };
@@ -147,7 +139,7 @@ const RANK: Readonly<Record<FactPolarity, number>> = { present: 2, uncertain: 1,
 function merge(drafts: readonly ProblemDraft[]): ProblemDraft[] {
   const byKey = new Map<string, ProblemDraft>();
   for (const next of drafts) {
-    const key = `${next.subject.type}:${next.text}`;
+    const key = `${next.subject.type}:${next.name}`;
     const kept = byKey.get(key);
     if (kept === undefined) {
       byKey.set(key, next);
@@ -165,6 +157,71 @@ function merge(drafts: readonly ProblemDraft[]): ProblemDraft[] {
   return [...byKey.values()];
 }
 
-export function problemFacts(utterances: readonly Utterance[]): ProblemDraft[] {
-  return merge([...statedProblems(utterances), ...answeredProblems(utterances)]);
+/** A general question denied, then one of its specifics told later: the denial no longer holds. */
+const GENERAL: Readonly<Record<string, RegExp>> = {
+  'vision problems': /^(?:blurred vision|double vision|eye pain|eye redness)$/,
+  'changes in bowel habits': /^(?:diarrhea|constipation|blood in stool)$/,
+  'weight change': /^(?:weight loss|weight gain)$/,
+};
+
+function withoutTakenBack(problems: readonly ProblemDraft[]): ProblemDraft[] {
+  return problems.filter((problem) => {
+    const specific = GENERAL[problem.name];
+    if (specific === undefined || problem.polarity !== 'absent') return true;
+    const denied = problem.source.turns.at(-1) ?? 0;
+    return !problems.some(
+      (other) => other.polarity === 'present' && specific.test(other.name) && (other.source.turns[0] ?? 0) > denied,
+    );
+  });
+}
+
+/** The clinician announcing a run of symptom questions: their answers are the review of systems. */
+const ROS_START =
+  /\b(?:review of systems|systems review|run through (?:a|some|a few|the) (?:quick )?(?:questions|symptoms|things|list)|(?:a|some|a few) (?:quick )?(?:yes or no )?questions about (?:your )?symptoms)\b/;
+const ROS_TURNS = 16;
+
+/** The turns of the visit that belong to a review of systems. */
+function reviewTurns(utterances: readonly Utterance[]): Set<number> {
+  const turns = new Set<number>();
+  for (const utterance of utterances) {
+    if (utterance.speaker !== 'clinician' || !ROS_START.test(utterance.text)) continue;
+    const last = utterance.turn + ROS_TURNS;
+    for (const later of utterances) {
+      if (later.turn < utterance.turn || later.turn > last) continue;
+      if (later.phase !== 'history') break;
+      turns.add(later.turn);
+    }
+  }
+  return turns;
+}
+
+const asReview = (problem: ProblemDraft): RosDraft => ({
+  kind: 'ros',
+  text: problem.text,
+  system: systemOf(problem),
+  finding: problem.text,
+  polarity: problem.polarity,
+  subject: problem.subject,
+  speaker: problem.speaker,
+  source: problem.source,
+});
+
+export function problemFacts(context: ProblemContext): (ProblemDraft | RosDraft)[] {
+  const review = reviewTurns(context.utterances);
+  const fromReview = (exchange: Exchange) => review.has(exchange.question.turn);
+  const told = context.utterances.flatMap((utterance) => stated(utterance, context));
+  const inReview = (problem: ProblemDraft) => problem.source.turns.every((turn) => review.has(turn));
+  const problems = withoutTakenBack(
+    merge([
+      ...told.filter((problem) => !inReview(problem)),
+      ...context.exchanges
+        .filter((exchange) => !fromReview(exchange))
+        .flatMap((exchange) => answered(exchange, context)),
+    ]),
+  );
+  const reviewed = [
+    ...told.filter(inReview),
+    ...context.exchanges.filter(fromReview).flatMap((exchange) => answered(exchange, context)),
+  ];
+  return [...problems, ...merge(reviewed).map(asReview)];
 }

@@ -9,7 +9,7 @@ import type { Conversation } from '../../text/conversation.js';
 import { classifyWithPhases, type Phase } from '../engines/extractive/classify.js';
 import type { Kind } from '../engines/extractive/lexicons.js';
 import { digitize } from '../engines/extractive/numbers.js';
-import { extractStatements } from '../engines/extractive/statements.js';
+import { extractStatements, type Statement } from '../engines/extractive/statements.js';
 
 export type { Phase };
 
@@ -25,6 +25,8 @@ export interface Utterance {
   text: string;
   /** The cleaned tokens as said (case kept), for writing. */
   tokens: readonly string[];
+  /** The statement it was read from, for the speech helpers that take one. */
+  statement: Statement;
 }
 
 export function utterancesOf(conversation: Conversation): Utterance[] {
@@ -42,6 +44,7 @@ export function utterancesOf(conversation: Conversation): Utterance[] {
         phase,
         text: digitize(statement.tokens).join(' ').toLowerCase(),
         tokens: statement.tokens,
+        statement,
       };
     })
     .sort((a, b) => a.order - b.order);

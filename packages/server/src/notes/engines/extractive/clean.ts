@@ -1,4 +1,5 @@
 import { FILLER_PHRASES, FILLER_WORDS, LEADING_MARKERS, TRAILING_MARKERS } from './lexicons.js';
+import { digitize } from './numbers.js';
 import { detokenize, isWord, tokenize } from './text.js';
 
 /**
@@ -218,6 +219,16 @@ function tidyPunctuation(tokens: readonly string[]): string[] {
     out.push(token);
   }
   return out;
+}
+
+/**
+ * Speech as said, for reading answers: lower case, contractions spelled out, numbers as digits,
+ * but fillers and "okay"/"yeah" kept ("mm-hmm" is a yes).
+ */
+export function spokenForm(text: string): string {
+  return digitize(tokenize(preclean(text)))
+    .join(' ')
+    .toLowerCase();
 }
 
 /** One spoken sentence or clause → its cleaned tokens (possibly none). */

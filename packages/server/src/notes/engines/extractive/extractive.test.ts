@@ -246,7 +246,7 @@ describe('extractive engine', () => {
     expect(textOf(note, 'reason')).toContain('Her back has been hurting for 2 weeks.');
     expect(textOf(note, 'social')).toBe('Denies smoking.');
     expect(textOf(note, 'next')).toContain('See her back in 4 weeks.');
-    expect(textOf(note, 'trips')).toBe('We went to the lake.');
+    expect(textOf(note, 'trips')).toBe('They went to the lake.');
   });
 
   it('cites the turns or context fields of every sentence, and only ones that exist', async () => {

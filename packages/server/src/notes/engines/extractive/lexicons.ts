@@ -221,7 +221,7 @@ export const KIND_CUES: readonly (readonly [Kind, RegExp])[] = [
 
 /** Clinician phrases that open the examination part of a visit. */
 export const EXAM_PHASE_CUES =
-  /\b(?:physical exam(?:ination)?|(?:check|checking) (?:out )?your (?:heart|lungs|chest|belly|abdomen|ears|throat|eyes|skin|back|neck|knee|ankle|foot|feet|legs?|arms?|shoulder|hip|wrist|hand)|examine you|do (?:a|my|your|the) (?:quick )?exam|on (?:your |my |the )?(?:\w+ )?exam(?:ination)?|listen to your (?:heart|lungs|chest)|take a (?:quick )?look at|vital signs|your vitals|let me (?:look|feel|check)|press (?:on|here)|palpat\w*|range of motion)\b/;
+  /\b(?:physical exam(?:ination)?|(?:check|checking) (?:out )?your (?:heart|lungs|chest|belly|abdomen|ears|throat|eyes|skin|back|neck|knee|ankle|foot|feet|legs?|arms?|shoulder|hip|wrist|hand)|examine you|do (?:a|my|your|the) (?:quick )?exam|on (?:your |my |the )?(?:\w+ )?exam(?:ination)?|listen to your (?:heart|lungs|chest)|take (?:a |some )?(?:deep |big )breaths?|breathe in and out|take a (?:quick )?look at|vital signs|your vitals|let me (?:look|feel|check)|press (?:on|here)|palpat\w*|range of motion)\b/;
 /** Clinician phrases that open the results review. */
 export const RESULTS_PHASE_CUES =
   /\b(?:(?:look|looking|looked) at (?:your|the|some of your) (?:results|labs?|x-?ray|mri|imaging|blood work|echo\w*|ct|scan|ultrasound)|(?:review|reviewed|reviewing) (?:your|the) (?:results|labs?|x-?ray|mri|imaging|blood work)|show me the)\b/;

@@ -108,6 +108,11 @@ const OBJECT_TRIGGERS = new Set(
   ).split(' '),
 );
 
+/** Verbs after "you" that make it the subject whatever comes before it ("looks like you are …"). */
+const SUBJECT_VERBS = new Set(
+  'are were have had do did will would can could should may might must need want feel get got seem look'.split(' '),
+);
+
 function thirdPerson(verb: string): string {
   const low = verb.toLowerCase();
   if (low === 'have') return 'has';
@@ -162,6 +167,15 @@ function abbreviateUnits(tokens: readonly string[]): string[] {
   });
 }
 
+/** The patient's "we" is the patient and household: "they" in a note ("they had construction …"). */
+const FAMILY_PLURAL: ReadonlyMap<string, string> = new Map([
+  ['we', 'they'],
+  ['us', 'them'],
+  ['our', 'their'],
+  ['ours', 'theirs'],
+  ['ourselves', 'themselves'],
+]);
+
 /**
  * Rewrites the person of cleaned speech tokens. The patient's first person and the clinician's
  * second person both become the patient; other speakers (family, unknown) are left as said, since
@@ -191,12 +205,13 @@ export function toThirdPerson(tokens: readonly string[], speaker: Speaker, gende
       else if (low === 'my') out.push(person().possessive);
       else if (low === 'mine') out.push(person().pronoun);
       else if (low === 'myself') out.push(person().reflexive);
-      else out.push(token);
+      else out.push(FAMILY_PLURAL.get(low) ?? token);
       continue;
     }
     // Clinician: "you" is the patient; the clinician's "I" is kept and capitalised later.
     if (low === 'you') {
-      if (OBJECT_TRIGGERS.has(previous) && isWord(previous)) out.push(person().object);
+      const next = (tokens[index + 1] ?? '').toLowerCase();
+      if (OBJECT_TRIGGERS.has(previous) && isWord(previous) && !SUBJECT_VERBS.has(next)) out.push(person().object);
       else index += subject(index);
     } else if (low === 'your') out.push(person().possessive);
     else if (low === 'yours') out.push(person().pronoun);

@@ -153,12 +153,18 @@ export function isQuestion(raw: string, cleanedLower: string): boolean {
 }
 
 /** Every sentence (or clause of a long one) of the conversation as a candidate statement. */
+const TAG_QUESTION =
+  /\S.*[\s,](?:okay|ok|right|alright|all right|correct|yeah|sound good|does that sound good|does that make sense|is that okay|you know|got it|understand|hmm)\s*\?\s*$/i;
+
 export function extractStatements(conversation: Conversation): Statement[] {
   const statements: Statement[] = [];
   const total = Math.max(1, conversation.turns.length - 1);
   for (const turn of conversation.turns) {
     let part = 0;
     for (const sentence of turn.sentences) {
+      // A clause of a question ("when you cough, is there blood?") is part of the question; a
+      // statement closed by a tag ("…from your heart failure, okay?") is still a statement.
+      const asks = /\?\s*$/.test(sentence.text) && !TAG_QUESTION.test(sentence.text);
       for (const clause of splitClauses(sentence.text)) {
         const tokens = cleanSpeech(clause);
         part++;
@@ -172,7 +178,7 @@ export function extractStatements(conversation: Conversation): Statement[] {
           tokens,
           lower,
           raw: clause.toLowerCase(),
-          question: isQuestion(clause, lower),
+          question: asks || isQuestion(clause, lower),
           origin: 'said',
         });
       }

@@ -59,6 +59,7 @@ export const SIDES: readonly (readonly [RegExp, 'left' | 'right' | 'bilateral'])
 ];
 
 /** Words for pain and the like that make a body part a complaint: "knee pain", "my knee hurts". */
-export const PAIN_WORDS = /\b(?:pain|pains|painful|hurt|hurts|hurting|ache|aches|aching|achy|sore|soreness|tender|discomfort)\b/;
+export const PAIN_WORDS =
+  /\b(?:pain|pains|painful|hurt|hurts|hurting|ache|aches|aching|achy|sore|soreness|tender|discomfort)\b/;
 export const SWELLING_WORDS = /\b(?:swelling|swollen|swell|swells|puffy)\b/;
 export const STIFFNESS_WORDS = /\b(?:stiff|stiffness)\b/;

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+
+import type { GeneratedNote } from '../../generator.js';
+import { parseConversation } from '../../../text/parse-conversation.js';
+import { findCuratedTemplate } from '../../templates.js';
+import { factsGenerator } from './index.js';
+
+// A visit written for this test (no data set text), in recognizer style.
+const VISIT = `[doctor] good morning . what brings you in today ?
+[patient] i've had this cough for about two weeks and it's worse at night .
+[doctor] any fever ?
+[patient] no , no fever .
+[doctor] any chest pain ?
+[patient] no .
+[doctor] what medicines are you taking ?
+[patient] i take lisinopril ten milligrams once a day for my blood pressure .
+[doctor] okay . your vitals look good today . on exam , your lungs are clear , no wheezing .
+[doctor] so i think this is a viral bronchitis . for your cough , i want you to use honey and fluids , and i'm going to order a chest x-ray if it's not better in a week . let's follow up in two weeks .
+[patient] okay , thank you .`;
+
+const PERSON = /\b(?:i|i'm|me|my|we|us|our|you|your)\b/i;
+
+async function note(): Promise<GeneratedNote> {
+  const template = findCuratedTemplate('history_and_physical');
+  if (template === undefined) throw new Error('no history_and_physical template');
+  return factsGenerator.generate({ template, conversation: parseConversation(VISIT), context: {} });
+}
+
+const sectionText = (generated: GeneratedNote, key: string) =>
+  generated.sections
+    .find((section) => section.key === key)
+    ?.sentences.map((sentence) => sentence.text)
+    .join(' ') ?? '';
+
+describe('the facts engine', () => {
+  it('writes the history in the third person with a chief complaint and the pertinent negatives', async () => {
+    const generated = await note();
+    expect(sectionText(generated, 'chief_complaint')).toMatch(/cough/i);
+    const history = ['history_of_present_illness', 'review_of_systems', 'physical_exam']
+      .map((key) => sectionText(generated, key))
+      .join(' ');
+    expect(history).not.toMatch(PERSON);
+    expect(history).toMatch(/denies (?:fever|chest pain)/i);
+    expect(history).not.toMatch(/endorses (?:fever|chest pain)/i);
+  });
+
+  it('lists the medicine with its dose and frequency, and files the plan under the plan', async () => {
+    const generated = await note();
+    expect(sectionText(generated, 'medications')).toMatch(/lisinopril 10 mg daily/i);
+    expect(sectionText(generated, 'assessment')).toMatch(/bronchitis/i);
+    expect(sectionText(generated, 'plan')).toMatch(/x-ray/i);
+  });
+
+  it('cites evidence for every sentence and returns the facts it wrote from', async () => {
+    const generated = await note();
+    const sentences = generated.sections.flatMap((section) => section.sentences);
+    expect(sentences.length).toBeGreaterThan(5);
+    for (const sentence of sentences) {
+      expect(sentence.evidence.turns.length + sentence.evidence.context.length, sentence.text).toBeGreaterThan(0);
+    }
+    const fever = generated.facts?.find((fact) => fact.kind === 'problem' && fact.text === 'fever');
+    expect(fever).toMatchObject({ polarity: 'absent', subject: { type: 'patient' } });
+  });
+});

@@ -1,0 +1,135 @@
+/**
+ * The assessment and plan, problem by problem: the clinician's impression of each problem in their
+ * own words, and the plan items that go with it — medications, tests, referrals, procedures,
+ * follow-up, and the counselling the patient was given. The problem a statement is about is the
+ * one the clinician last named ("for your heart failure, …").
+ */
+import type { FactOf } from '@chartwright/protocol';
+
+import { toNoteSentence, toThirdPerson, type Gender } from '../engines/extractive/rewrite.js';
+import { isUsable } from '../engines/extractive/relevance.js';
+import { noteStyle } from '../engines/extractive/style.js';
+import { detokenize } from '../engines/extractive/text.js';
+import { ORDER_CUES } from '../engines/extractive/lexicons.js';
+import { turnsSource, type DraftOf } from './draft.js';
+import { HYPOTHETICAL } from './problems.js';
+import { resultOf } from './results.js';
+import { inPlanRegister, salvage } from './register.js';
+import type { Utterance } from './utterances.js';
+
+export type AssessmentDraft = DraftOf<'assessment'>;
+export type PlanDraft = DraftOf<'plan'>;
+
+type PlanCategory = FactOf<'plan'>['category'];
+
+const CATEGORY_CUES: readonly (readonly [PlanCategory, RegExp])[] = [
+  [
+    'follow_up',
+    /\b(?:follow(?:-| )?up|come back|see (?:you|him|her|them) (?:back |again )?in|return (?:to clinic |in )|next (?:visit|appointment)|check back)\b/,
+  ],
+  [
+    'referral',
+    /\b(?:refer\w*|consult\w*|see (?:a|an|the) (?:\w+ )?(?:specialist|\w+ologist|surgeon|therapist)|physical therapy|occupational therapy|\w+ologist)\b/,
+  ],
+  [
+    'test',
+    /\b(?:order\w*|obtain|draw|check|get|repeat|schedule)\b[^.]*\b(?:x-?ray|mri|ct|scan|ultrasound|echo\w*|ekg|ecg|labs?|blood work|bloodwork|a1c|panel|test|culture|biopsy|study|mammogram|colonoscopy|urinalysis)\b/,
+  ],
+  [
+    'procedure',
+    /\b(?:injection|inject|surgery|surgical|procedure|biopsy|aspirat\w+|drain\w*|cast|splint|brace|sutures?|stitches|removal|excision|ablation|arthroscop\w+)\b/,
+  ],
+  [
+    'medication',
+    /\b(?:prescri\w+|mg|milligrams?|dose|medication|medicine|pills?|tablets?|inhaler|cream|ointment|increase|decrease|start(?:ing)? (?:him|her|them|you|the patient)? ?on|continue|stop|discontinue|refill|taper|switch)\b/,
+  ],
+];
+
+/** A statement naming the problem the next ones are about. */
+const PROBLEM_NAMED =
+  /^(?:(?:lastly|finally|next|and|so|now|also|then|second(?:ly)?|third(?:ly)?|first(?:ly)?|okay) ,? ?)*(?:for|regarding|as for|in terms of|with regards? to|now for|moving on to|onto|on to|so for|and for|now,? (?:for|regarding)) (?:his|her|their|the patient's|the|your) (?:(?:first|second|third|fourth|fifth|next|last|final|other|new|main) )?(?:problem|issue|concern|diagnosis|thing)?,? ?(?:(?:his|her|their|the patient's|the|your) )?([a-z][a-z0-9' -]{2,60}?)(?:,|$| is | has | we | i | it )/;
+
+export function categoryOf(text: string): PlanCategory {
+  return CATEGORY_CUES.find(([, pattern]) => pattern.test(text))?.[0] ?? 'education';
+}
+
+/** Counselling in the chart's words: "I want him to weigh himself" → "Advised to weigh himself". */
+function counselling(text: string): string {
+  return text
+    .replace(
+      /(?<=^|, )i (?:really |also |just |definitely |certainly |do )*(?:want|would like|need|'d like) (?:him|her|them|the patient) to /i,
+      (_said: string, offset: number) => (offset === 0 ? 'Advised to ' : 'advised to '),
+    )
+    .replace(/^(?:make sure|be sure) (?:he|she|they|the patient) /i, 'Advised to ')
+    .replace(/\bcall me\b/gi, 'call the office')
+    .replace(/\blet me know\b/gi, 'let the office know');
+}
+
+/**
+ * The clinician's hedge as the chart writes it: "I think he is retaining fluid" is the
+ * clinician's impression, charted "Suspect he is retaining fluid", not stated as settled.
+ */
+function impression(tokens: readonly string[]): readonly string[] {
+  const text = tokens.join(' ');
+  const hedged = /^(?:(?:so|that means|and|well|okay|now)(?: ,)? )*i (?:think|believe|suspect|feel)(?: that)? /i.exec(
+    text,
+  );
+  return hedged === null ? tokens : ['Suspect', ...text.slice(hedged[0].length).split(' ')];
+}
+
+function styled(utterance: Utterance, gender: Gender): string | null {
+  const said = utterance.kind === 'assessment' ? impression(utterance.tokens) : utterance.tokens;
+  const rewritten = toThirdPerson(said, 'clinician', gender);
+  const note = noteStyle(rewritten, utterance.kind, true);
+  if (note === null) return null;
+  const text = note.heading
+    ? detokenize(note.tokens)
+    : salvage(counselling(toNoteSentence(note.tokens)), inPlanRegister);
+  return text === null || text.split(' ').length < 2 ? null : text;
+}
+
+/** What the visit decides, whenever it is said: an order, a prescription, a referral, a follow-up. */
+/** Specimens sent off: a test ordered without an order verb. */
+const SPECIMEN =
+  /\b(?:sending|send|sent) (?:off )?(?:the |your |a |some )?(?:urine|blood|sample|swab|specimen|stool)\b/;
+
+function isPlanItem(utterance: Utterance): boolean {
+  const { kind } = utterance;
+  if (utterance.phase === 'plan') return kind === 'assessment' || kind === 'plan' || kind === 'follow_up';
+  return (
+    ORDER_CUES.test(utterance.text) ||
+    SPECIMEN.test(utterance.text) ||
+    (kind === 'follow_up' && utterance.phase !== 'history')
+  );
+}
+
+export function assessmentPlanFacts(utterances: readonly Utterance[], gender: Gender): (AssessmentDraft | PlanDraft)[] {
+  const drafts: (AssessmentDraft | PlanDraft)[] = [];
+  let problem: string | null = null;
+  for (const utterance of utterances) {
+    if (utterance.question || (utterance.speaker !== 'clinician' && utterance.speaker !== 'unknown')) continue;
+    // A result read out in the plan part ("your x-ray shows fluid") is a result, filed as one.
+    if (!isUsable(utterance.statement) || resultOf(utterance.text) !== null) continue;
+    const named = utterance.phase === 'plan' ? PROBLEM_NAMED.exec(utterance.text)?.[1]?.trim() : undefined;
+    if (named !== undefined) problem = named;
+    const ordered = isPlanItem(utterance);
+    // An order that also says why ("… an ultrasound, to make sure there is no clot") is the order.
+    const counsels = HYPOTHETICAL.test(utterance.text) && (!ordered || categoryOf(utterance.text) === 'education');
+    if (!counsels && !ordered) continue;
+    const text = styled(utterance, gender);
+    if (text === null) continue;
+    const base = {
+      polarity: 'present' as const,
+      subject: { type: 'patient' as const },
+      speaker: utterance.speaker,
+      source: turnsSource([utterance.turn]),
+    };
+    if (!counsels && utterance.kind === 'assessment') {
+      drafts.push({ kind: 'assessment', text, problem: problem ?? text, statement: text, ...base });
+      continue;
+    }
+    const category = counsels ? 'education' : utterance.kind === 'follow_up' ? 'follow_up' : categoryOf(utterance.text);
+    drafts.push({ kind: 'plan', text, problem, category, action: text, ...base });
+  }
+  return drafts;
+}

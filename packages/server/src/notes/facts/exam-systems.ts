@@ -1,0 +1,40 @@
+/**
+ * Which system an examination finding is filed under, and whether it is normal: from the words
+ * the clinician examined with ("lungs", "murmur", "range of motion").
+ */
+const SYSTEMS: readonly (readonly [string, RegExp])[] = [
+  ['Respiratory', /\b(?:lungs?|breath sounds|crackles|rales|rhonchi|wheez\w*|auscultation|respiratory)\b/],
+  ['Cardiovascular', /\b(?:heart|murmurs?|rhythm|rrr|s1|s2|gallop|rubs?|pulses?|capillary refill|cardiac|carotid)\b/],
+  ['Neck', /\b(?:neck|thyroid|jvd|jugular|lymphadenopathy|lymph nodes)\b/],
+  [
+    'Gastrointestinal',
+    /\b(?:abdomen|abdominal|belly|bowel sounds|rebound|guarding|liver|spleen|hepatomegaly|splenomegaly)\b/,
+  ],
+  ['Skin', /\b(?:skin|rash|erythema|lesions?|wound|incision|bruising|ecchymosis|cellulitis)\b/],
+  ['Neurological', /\b(?:neuro\w*|reflexes|sensation|cranial nerves|gait|romberg|strength is|motor)\b/],
+  ['Eyes', /\b(?:eyes?|pupils?|perrla|conjunctiva\w*|sclera)\b/],
+  ['Ears, Nose, Mouth and Throat', /\b(?:ears?|tympanic|throat|tonsils?|oropharynx|nose|nasal|sinus\w*|mouth|teeth)\b/],
+  ['Extremities', /\b(?:extremit\w+|edema|calf|calves)\b/],
+  ['Psychiatric', /\b(?:mood|affect|judgment|insight|oriented)\b/],
+  [
+    'Musculoskeletal',
+    /\b(?:knee|shoulder|hip|ankle|wrist|elbow|back|spine|joint|range of motion|tender\w*|effusion|crepitus|strength|lachman|mcmurray|drawer|straight leg)\b/,
+  ],
+];
+
+export function examSystemOf(text: string): string {
+  return SYSTEMS.find(([, pattern]) => pattern.test(text))?.[0] ?? 'General';
+}
+
+const ABNORMAL =
+  /\b(?:murmurs?|tender\w*|edema|crackles|rales|rhonchi|wheez\w*|decreased|diminished|limited|swelling|swollen|erythema|effusion|crepitus|positive|abnormal|enlarged|bruising|ecchymosis|distention|distended|irregular|weak\w*|reduced|pain with|pain on|painful)\b/;
+const NORMAL =
+  /\b(?:normal|clear|regular|soft|non-?tender|intact|unremarkable|no|negative|symmetric|full range|well)\b/;
+
+/** "No X" and "clear", "soft", "regular" are normal; a finding word not negated is not. */
+export function isNormalFinding(text: string): boolean {
+  const abnormal = ABNORMAL.exec(text);
+  if (abnormal === null) return NORMAL.test(text);
+  const before = text.slice(Math.max(0, abnormal.index - 20), abnormal.index);
+  return /\b(?:no|not|without|non)\b/.test(before);
+}

@@ -1,0 +1,122 @@
+/**
+ * What the clinician found: examination findings, one per finding, filed by system (normal or
+ * not; "no murmurs" is a finding looked for and absent), and results of tests (the test, its value
+ * and unit, what it showed). Read from the clinician's own statements — in the exam and results
+ * parts of the visit, or wherever a finding is said outright ("your lungs are clear") — and put in
+ * chart words ("I do appreciate a 3/6 systolic ejection murmur" → "3/6 systolic ejection murmur").
+ */
+import type { Gender } from '../engines/extractive/rewrite.js';
+import { toNoteSentence, toThirdPerson } from '../engines/extractive/rewrite.js';
+import { isUsable } from '../engines/extractive/relevance.js';
+import { noteStyle } from '../engines/extractive/style.js';
+import { tokenize } from '../engines/extractive/text.js';
+import { turnsSource, type DraftOf } from './draft.js';
+import { examSystemOf, isNormalFinding } from './exam-systems.js';
+import { salvage } from './register.js';
+import { resultOf, resultText } from './results.js';
+import type { Utterance } from './utterances.js';
+
+export type ExamDraft = DraftOf<'exam'>;
+export type ResultDraft = DraftOf<'result'>;
+
+const MIN_WORDS = 2;
+/** Past this many words a spoken result reads better as its parts. */
+const LONG_FINDING = 45;
+
+/** Chart words for a clinician's statement of a finding, without a closing full stop. */
+export function findingText(tokens: readonly string[], kind: Utterance['kind'], gender: Gender): string | null {
+  const rewritten = toThirdPerson(tokens, 'clinician', gender);
+  const styled = noteStyle(rewritten, kind, true);
+  if (styled === null) return null;
+  const text = salvage(toNoteSentence(styled.tokens))?.replace(/\.$/, '');
+  if (text === undefined || text.split(' ').length < MIN_WORDS) return null;
+  return text;
+}
+
+const isClinicians = (utterance: Utterance) =>
+  (utterance.speaker === 'clinician' || utterance.speaker === 'unknown') &&
+  !utterance.question &&
+  isUsable(utterance.statement);
+
+/** An examination word and what was found with it, said outright in any part of the visit. */
+const EXAM_LANGUAGE =
+  /\b(?:lungs?|breath sounds|heart|belly|abdomen|neck|throat|ears?|eardrums?|pupils?|skin|extremit\w+|reflexes|pulses?|murmurs?)\b.*\b(?:clear|regular|soft|tender\w*|normal|decreased|diminished|swollen|red|inflamed|intact|symmetric|murmurs?|rhythm|guarding|crackles|wheez\w+|rales|edema)\b|\b(?:no|some|mild) (?:murmurs?|guarding|rebound|edema|crackles|wheez\w+|redness|erythema|swelling)\b|\b(?:swelling|tenderness|redness|bruising|effusion) (?:over|of|on|at|in)\b|\bregular rate and rhythm\b/;
+/** Where one finding ends and the next begins in a dictated exam. */
+const FINDING_BREAK =
+  /\s*(?:[.;]|,\s*(?:but|and)\s|,\s*(?=(?:no|there is|there are|his|her|their|the(?! patient's))\s)|\s(?:and|but) (?=(?:no|there is|there are|his|her|the)\s)|(?<!'s|\bhis|\bher|\btheir|\bthe|\byour)\s(?=(?:heart|lungs|belly|abdomen|neck)\s))\s*/;
+/** "No murmurs": a finding looked for and not there. */
+const ONLY_ABSENT = /^(?:no|without|negative for)\s/i;
+
+function examFinding(clause: string, utterance: Utterance): ExamDraft | null {
+  const text = clause
+    .replace(/^(?:and|but|so|okay|good|ok)\s+/i, '')
+    .replace(/^on (?:physical )?exam(?:ination)?,?\s*/i, '')
+    .replace(/^(?:(?:his|her|their|the patient's)\s+)/i, '');
+  if (text.split(' ').length < 1 || !/[a-z]/i.test(text)) return null;
+  const lower = text.toLowerCase();
+  const absent = ONLY_ABSENT.test(text);
+  return {
+    kind: 'exam',
+    text,
+    system: examSystemOf(`${lower} ${utterance.text}`),
+    finding: text,
+    normal: absent || isNormalFinding(lower),
+    polarity: absent ? 'absent' : 'present',
+    subject: { type: 'patient' },
+    speaker: utterance.speaker,
+    source: turnsSource([utterance.turn]),
+  };
+}
+
+export function examFacts(utterances: readonly Utterance[], gender: Gender): ExamDraft[] {
+  const drafts: ExamDraft[] = [];
+  for (const utterance of utterances) {
+    if (!isClinicians(utterance)) continue;
+    if (utterance.kind !== 'exam' && !EXAM_LANGUAGE.test(utterance.text)) continue;
+    const finding = findingText(utterance.tokens, 'exam', gender);
+    if (finding === null) continue;
+    const findings = finding
+      .split(FINDING_BREAK)
+      .map((clause) => clause.trim())
+      .filter((clause) => clause !== '' && tokenize(clause).length >= 1);
+    for (const clause of findings) {
+      const exam = examFinding(clause, utterance);
+      if (exam !== null) drafts.push(exam);
+    }
+  }
+  return drafts;
+}
+
+/** "This shows …" read out over a test is charted with the test's name ("Echocardiogram shows …"). */
+function namedTest(finding: string, test: string): string {
+  return finding.replace(
+    /^(?:this|it|that)(?: also)? (shows?|showed|revealed|demonstrated)\b/i,
+    (_all, verb: string) => `${test} ${verb}`,
+  );
+}
+
+export function resultFacts(utterances: readonly Utterance[], gender: Gender): ResultDraft[] {
+  const drafts: ResultDraft[] = [];
+  for (const utterance of utterances) {
+    if (!isClinicians(utterance)) continue;
+    const result = resultOf(utterance.text);
+    if (result === null && utterance.kind !== 'results') continue;
+    const written = findingText(utterance.tokens, 'results', gender);
+    const finding =
+      result !== null && (written === null || written.split(' ').length > LONG_FINDING) ? resultText(result) : written;
+    if (finding === null) continue;
+    drafts.push({
+      kind: 'result',
+      text: result === null ? finding : namedTest(finding, result.test),
+      test: result?.test ?? 'result',
+      ...(result?.value === undefined ? {} : { value: result.value }),
+      ...(result?.unit === undefined ? {} : { unit: result.unit }),
+      interpretation: result?.interpretation ?? finding,
+      polarity: 'present',
+      subject: { type: 'patient' },
+      speaker: utterance.speaker,
+      source: turnsSource([utterance.turn]),
+    });
+  }
+  return drafts;
+}

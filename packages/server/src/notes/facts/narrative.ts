@@ -1,0 +1,71 @@
+/**
+ * The story of the present illness in the patient's own order: what the patient (or a companion,
+ * or the clinician summing up) tells in the history that no structured fact holds — context,
+ * course, what they tried — each statement put in the third person and in note style, and kept
+ * only when it reads as chart text: a whole clause, no first or second person, no spoken markers.
+ */
+import type { Gender } from '../engines/extractive/rewrite.js';
+import { toNoteSentence, toThirdPerson } from '../engines/extractive/rewrite.js';
+import { isUsable, relevance } from '../engines/extractive/relevance.js';
+import { noteStyle } from '../engines/extractive/style.js';
+import { tokenize } from '../engines/extractive/text.js';
+import { wordWeight } from '../engines/extractive/word-weights.js';
+import { patientDenial } from '../engines/extractive/questions.js';
+import { turnsSource, type DraftOf } from './draft.js';
+import { HYPOTHETICAL } from './problems.js';
+import { salvage } from './register.js';
+import type { Utterance } from './utterances.js';
+
+export type NarrativeDraft = DraftOf<'narrative'>;
+
+/** How note-worthy a statement must be to tell (the engine's word rates, docs/notes-quality.md). */
+const MIN_RELEVANCE = 0.45;
+const MIN_WORDS = 4;
+/** Openers a chart sentence does not start with. */
+const LOOSE_START = /^(?:and|but|or|so|because|that|which|who|then|also|plus|like|just|well|again|anyway)\b/i;
+
+export interface NarrativeOptions {
+  gender: Gender;
+  /** The words' note rates; the rates' own builder passes none. */
+  weigh?: (word: string) => number;
+}
+
+/** The statement as a chart sentence, or null when it does not read as one. */
+export function chartSentence(utterance: Utterance, gender: Gender): string | null {
+  if (utterance.speaker === 'clinician' && /(?<![\w'])(?:i|we|let's|let us)(?![\w'])/.test(utterance.text)) return null;
+  const rewritten = toThirdPerson(utterance.tokens, utterance.speaker, gender);
+  const styled = noteStyle(rewritten, utterance.kind, utterance.speaker === 'clinician');
+  if (styled === null || styled.heading) return null;
+  const text = salvage(toNoteSentence(styled.tokens));
+  if (text === null) return null;
+  const words = text.split(/\s+/).filter((word) => /[a-z0-9]/i.test(word));
+  if (words.length < MIN_WORDS || LOOSE_START.test(text)) return null;
+  return text;
+}
+
+export function narrativeFacts(utterances: readonly Utterance[], options: NarrativeOptions): NarrativeDraft[] {
+  const weigh = options.weigh ?? wordWeight;
+  const drafts: NarrativeDraft[] = [];
+  for (const utterance of utterances) {
+    if (utterance.phase !== 'history' || utterance.question) continue;
+    if (utterance.kind !== 'hpi' && utterance.kind !== 'chief_complaint') continue;
+    if (!isUsable(utterance.statement) || HYPOTHETICAL.test(utterance.text)) continue;
+    // A plain denial is a pertinent negative: the problem facts hold it.
+    if (utterance.speaker === 'patient' && patientDenial(utterance.tokens) !== null) continue;
+    const text = chartSentence(utterance, options.gender);
+    if (text === null) continue;
+    const score = relevance(utterance.statement, utterance.kind, tokenize(text), weigh);
+    if (score < MIN_RELEVANCE) continue;
+    drafts.push({
+      kind: 'narrative',
+      topic: 'present_illness',
+      text,
+      statement: text,
+      polarity: 'present',
+      subject: { type: 'patient' },
+      speaker: utterance.speaker,
+      source: turnsSource([utterance.turn]),
+    });
+  }
+  return drafts;
+}

@@ -1,0 +1,59 @@
+/**
+ * Clinical register: what a history sentence of a note may not contain — the first or second
+ * person of speech (a note speaks of the patient in the third person), and the markers of spoken
+ * language. The same word lists the note-quality audit counts (docs/notes-quality.md).
+ */
+
+const FIRST_OR_SECOND_PERSON =
+  /(?<![\w'’-])(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|we|we're|we’re|we've|we’ve|we'll|we’ll|us|our|ours|you|you're|you’re|you've|you’ve|you'll|you’ll|your|yours)(?![\w'’-])/i;
+
+const SPOKEN_MARKER =
+  /(?<![\w'’-])(?:okay|ok|um|uh|uh-huh|mm-hmm|yeah|yep|nope|gonna|wanna|kinda|sorta|alright|you know|i mean|hey)(?![\w'’-])/i;
+
+/** Text in quotation marks is the patient's own words, which a note may quote. */
+const QUOTED = /[“"][^”"]*[”"]/g;
+
+export function hasPersonalPronoun(sentence: string): boolean {
+  return FIRST_OR_SECOND_PERSON.test(sentence.replace(QUOTED, ' '));
+}
+
+export function hasSpokenMarker(sentence: string): boolean {
+  return SPOKEN_MARKER.test(sentence);
+}
+
+const SECOND_PERSON = /(?<![\w'’-])(?:you|you're|you’re|you've|you’ve|you'll|you’ll|your|yours)(?![\w'’-])/i;
+
+/**
+ * Whether a sentence may stand in the assessment and plan, where the clinician's own voice ("I
+ * recommended …") is how clinicians write: no second person, no spoken markers.
+ */
+export function inPlanRegister(sentence: string): boolean {
+  return !SECOND_PERSON.test(sentence.replace(QUOTED, ' ')) && !hasSpokenMarker(sentence);
+}
+
+/** Whether a sentence may stand in the history of a note. */
+export function inClinicalRegister(sentence: string): boolean {
+  return !hasPersonalPronoun(sentence) && !hasSpokenMarker(sentence);
+}
+
+/** Where a spoken sentence joins two thoughts that can stand apart. */
+const CLAUSE_JOINS =
+  /\s*(?:,\s*(?:and|but|so|which|and then|because)\s+|;\s*|,\s+(?=(?:he|she|they|it|this|that|there)\s))/i;
+const NEGATION_WORD = /(?<![\w'’-])(?:no|not|never|none|without|denies|nothing)(?![\w'’-])/i;
+const MIN_CLAUSE_WORDS = 4;
+
+/**
+ * The clauses of a sentence that are in clinical register, when dropping the others loses no
+ * negation (a dropped "we did not see …" would leave a claim the visit did not make); null when
+ * nothing usable is left.
+ */
+export function salvage(sentence: string, fits: (text: string) => boolean = inClinicalRegister): string | null {
+  if (fits(sentence)) return sentence;
+  const clauses = sentence.replace(/\.$/, '').split(CLAUSE_JOINS);
+  const kept = clauses.filter((clause) => fits(clause));
+  const dropped = clauses.filter((clause) => !kept.includes(clause));
+  if (kept.length === 0 || dropped.some((clause) => NEGATION_WORD.test(clause))) return null;
+  const text = kept.join(', ').trim();
+  if (text.split(/\s+/).length < MIN_CLAUSE_WORDS) return null;
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+}

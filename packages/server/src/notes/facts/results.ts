@@ -1,0 +1,48 @@
+/**
+ * A result in a clinician's statement: the test it names, its value and unit, and what it showed
+ * ("your potassium is a little low at 3.2" → potassium, 3.2, low). Null when the statement names
+ * no test, or names one without saying what came of it ("let's get an x-ray").
+ */
+import { PhraseMatcher } from './mentions.js';
+import { TESTS, type TestEntry } from './lexicon/tests.js';
+
+export interface ResultSaid {
+  test: string;
+  value?: string;
+  unit?: string;
+  interpretation?: string;
+}
+
+const MATCHER = new PhraseMatcher<TestEntry>(TESTS, (entry) => entry.phrases);
+
+/** What says the statement reports a result, not an order. */
+const RESULT_LANGUAGE =
+  /\b(?:shows?|showed|shown|revealed|reveals|demonstrat\w+|came back|come back|was|were|is|are|looks?|looked|read|at)\b/;
+const ORDER_LANGUAGE = /\b(?:order|get|want|schedule|need|send|repeat|check)\b(?![^.]*\b(?:came back|showed|shows)\b)/;
+const INTERPRETATION =
+  /\b(?:(?:do not|did not|does not|cannot|can not) see (?:any|a) (?:\w+ ){0,3}?(?:fracture|abnormalit\w+|dislocation|break|mass|blockage|tear|arthritis)\w*(?: or (?:\w+ )?\w+)?|no evidence of (?:\w+ ){0,2}\w+|normal|abnormal|negative|positive|unremarkable|elevated|high|low|borderline|stable|improved|worse|better|no (?:fracture|dislocation|acute \w+|evidence of \w+|sign of \w+)|mild(?:ly)? \w+|fluid)\b/;
+const VALUE = /\b(\d+(?:\.\d+)?)(?:\s*(%|percent|mg\/dl|mmol\/l|units?))?\b/;
+
+/** A result in chart words from its parts ("x-ray: no fracture or bony abnormality"). */
+export function resultText(result: ResultSaid): string {
+  const shown = result.interpretation?.replace(/^(?:do|did|does|can) ?not see (?:any|a) /, 'no ');
+  const value =
+    result.value === undefined ? '' : ` ${result.value}${result.unit === undefined ? '' : ` ${result.unit}`}`;
+  return `${result.test}:${value}${shown === undefined ? '' : `${value === '' ? '' : ','} ${shown}`}`;
+}
+
+export function resultOf(text: string): ResultSaid | null {
+  const [mention] = MATCHER.find(text);
+  if (mention === undefined) return null;
+  const after = text.slice(mention.end);
+  if (!RESULT_LANGUAGE.test(after) || ORDER_LANGUAGE.test(text.slice(0, mention.start))) return null;
+  const value = VALUE.exec(after);
+  const interpretation = INTERPRETATION.exec(after)?.[0];
+  if (value === null && interpretation === undefined) return null;
+  const said: ResultSaid = { test: mention.entry.name };
+  if (value?.[1] !== undefined) said.value = value[1];
+  const unit = value?.[2] === 'percent' ? '%' : (value?.[2] ?? mention.entry.unit);
+  if (said.value !== undefined && unit !== undefined) said.unit = unit;
+  if (interpretation !== undefined) said.interpretation = interpretation;
+  return said;
+}

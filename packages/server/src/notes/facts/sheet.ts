@@ -1,0 +1,119 @@
+/**
+ * The fact sheet of a visit: every fact the extractors find in the conversation and the chart
+ * context, numbered (`f1`, `f2` …), each judged for certainty from the recognizer's words, with
+ * the chief complaint and how the note may name the patient. What every engine writes from.
+ */
+import type { Fact } from '@chartwright/protocol';
+
+import type { Conversation } from '../../text/conversation.js';
+import { withCheckedRoles } from '../../text/speaker-roles.js';
+import { chiefComplaint } from '../engines/extractive/chief-complaint.js';
+import { patientGender } from '../engines/extractive/gender.js';
+import type { Gender } from '../engines/extractive/rewrite.js';
+import type { GenerationInput } from '../generator.js';
+import { allergyFacts } from './allergies.js';
+import { assessmentPlanFacts } from './assessment-plan.js';
+import { certaintyOf } from './certainty.js';
+import { chartFacts } from './chart.js';
+import { exchangesOf } from './exchanges.js';
+import { turnsSource, type FactDraft } from './draft.js';
+import { examFacts, resultFacts } from './findings.js';
+import { medicationFacts } from './medications.js';
+import { narrativeFacts } from './narrative.js';
+import { problemFacts } from './problems.js';
+import { socialFacts } from './social.js';
+import { utterancesOf, type Utterance } from './utterances.js';
+import { vitalFacts } from './vitals.js';
+
+export interface FactSheet {
+  facts: Fact[];
+  /** The reason for the visit, and the facts it rests on. */
+  chiefComplaint: { text: string; facts: Fact[] } | null;
+  gender: Gender;
+}
+
+export interface ExtractionOptions {
+  /** The word rates narrative statements are weighed with; the rates' own builder passes none. */
+  weigh?: (word: string) => number;
+}
+
+function drafts(
+  conversation: Conversation,
+  utterances: readonly Utterance[],
+  gender: Gender,
+  options: ExtractionOptions,
+): FactDraft[] {
+  const exchanges = exchangesOf(conversation, utterances);
+  return [
+    ...narrativeFacts(utterances, { gender, ...(options.weigh === undefined ? {} : { weigh: options.weigh }) }),
+    ...problemFacts({ utterances, exchanges }),
+    ...allergyFacts(utterances, exchanges),
+    ...medicationFacts(utterances, exchanges),
+    ...socialFacts(utterances, exchanges),
+    ...vitalFacts(utterances),
+    ...examFacts(utterances, gender),
+    ...resultFacts(utterances, gender),
+    ...assessmentPlanFacts(utterances, gender),
+  ];
+}
+
+/** In the order of the visit: a fact sits where it was first said; chart facts come first. */
+const firstTurn = (draft: FactDraft) => draft.source.turns[0] ?? -1;
+
+function numbered(all: readonly FactDraft[], conversation: Conversation): Fact[] {
+  return [...all]
+    .sort((a, b) => firstTurn(a) - firstTurn(b))
+    .map((draft, index) => ({ ...draft, id: `f${index + 1}`, certainty: certaintyOf(draft, conversation) }));
+}
+
+/** The reason for the visit when someone says it outright ("here for follow-up of …"). */
+function reasonDraft(utterances: readonly Utterance[]): FactDraft[] {
+  const said = chiefComplaint(utterances.map((utterance) => utterance.statement));
+  if (said === null) return [];
+  const text = said.text.replace(/\.$/, '');
+  return [
+    {
+      kind: 'narrative',
+      topic: 'other',
+      text,
+      statement: `Presents for ${text.charAt(0).toLowerCase()}${text.slice(1)}.`,
+      polarity: 'present',
+      subject: { type: 'patient' },
+      speaker: 'unknown',
+      source: turnsSource(said.turns),
+    },
+  ];
+}
+
+/** Said or charted reason first, else the first symptoms the patient brings up. */
+function reasonForVisit(facts: readonly Fact[]): FactSheet['chiefComplaint'] {
+  const stated = facts.find(
+    (fact) => fact.kind === 'narrative' && fact.topic === 'other' && fact.source.context.length === 0,
+  );
+  const charted = facts.find((fact) => fact.source.context.includes('medical.chiefComplaint'));
+  const reason = charted ?? stated;
+  if (reason !== undefined) return { text: reason.text, facts: [reason] };
+  const first = facts.filter(
+    (fact) => fact.kind === 'problem' && fact.polarity === 'present' && fact.subject.type === 'patient',
+  );
+  if (first.length === 0) return null;
+  return {
+    text: first
+      .slice(0, 2)
+      .map((fact) => fact.text)
+      .join(' and '),
+    facts: first.slice(0, 2),
+  };
+}
+
+export function extractFacts(input: GenerationInput, options: ExtractionOptions = {}): FactSheet {
+  const { context } = input;
+  const { conversation } = withCheckedRoles(input.conversation);
+  const gender = patientGender(conversation, context);
+  const utterances = utterancesOf(conversation);
+  const facts = numbered(
+    [...chartFacts(context), ...reasonDraft(utterances), ...drafts(conversation, utterances, gender, options)],
+    conversation,
+  );
+  return { facts, chiefComplaint: reasonForVisit(facts), gender };
+}

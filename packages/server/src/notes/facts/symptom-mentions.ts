@@ -1,0 +1,118 @@
+/**
+ * Where a statement names a symptom: the symptom lexicon, complaints of a body part ("my left knee
+ * hurts" → knee pain), symptoms named by two words apart ("blood when I have a bowel movement"),
+ * and, in a question that names none, the body part or symptom the conversation was just about
+ * ("has it been swollen?" after the knee).
+ */
+import { locationIn } from './attributes.js';
+import { PhraseMatcher } from './mentions.js';
+import { PAIN_WORDS, STIFFNESS_WORDS, SWELLING_WORDS } from './lexicon/anatomy.js';
+import { SYMPTOMS, type SymptomEntry } from './lexicon/symptoms.js';
+import { clauseAround } from './utterances.js';
+
+export interface Found {
+  name: string;
+  start: number;
+  end: number;
+  /** A function asked about ("is she eating?"): a no is the problem ("decreased appetite"). */
+  inverted?: boolean;
+}
+
+const MATCHER = new PhraseMatcher<SymptomEntry>(SYMPTOMS, (entry) => entry.phrases);
+
+/** Symptoms a statement names with two words apart; some take the place of one of their words. */
+const COMPOUNDS: readonly (readonly [string, RegExp, RegExp, string?])[] = [
+  [
+    'sputum production',
+    /\bcough\w*\b/,
+    /\b(?:anything|something|stuff|mucus|phlegm) up\b|\bup (?:anything|mucus|phlegm)\b/,
+    'cough',
+  ],
+  ['eye redness', /\beyes?\b/, /\bred(?:ness)?\b|\bbloodshot\b/],
+  ['blood in stool', /\bblood\b/, /\b(?:stools?|bowel movements?|poop|toilet paper|rectum|rectal)\b/],
+  ['hematuria', /\bblood\b/, /\b(?:urine|pee|urinate)\b/],
+  ['hemoptysis', /\bblood\b/, /\b(?:cough\w*|comes up|spit\w*|phlegm|sputum)\b/],
+  ['weight change', /\bweight\b/, /\b(?:change\w*|up|down|gain\w*|los\w+)\b/],
+  ['changes in bowel habits', /\bbowel\b/, /\b(?:habits?|changes?|movements? (?:changed|different))\b/],
+  ['vision problems', /\b(?:vision|eyesight|seeing)\b/, /\b(?:problems?|trouble|changes?|issues?|worse)\b/],
+  ['hearing loss', /\bhearing\b/, /\b(?:problems?|trouble|changes?|loss|worse|fine|okay)\b/],
+];
+
+/** What a question may name in one word: "and your hearing?". */
+const ASKED: readonly (readonly [string, RegExp])[] = [
+  ['ear pain', /\b(?:which ear|(?:her|his|your|the) ears? (?:doing|feel))\b/],
+  ['hearing loss', /\bhearing\b/],
+  ['vision problems', /\b(?:vision|eyesight|your eyes)\b/],
+  ['changes in bowel habits', /\bbowels?\b/],
+  ['weight change', /\bweight\b/],
+];
+
+/** Symptoms a question names, with the one-word topics a question may ask about. */
+export function topicsAsked(text: string, fallbackLocation?: string): Found[] {
+  const found = symptomsIn(text, fallbackLocation);
+  if (found.length > 0) return found;
+  return ASKED.flatMap(([name, pattern]) => {
+    const match = pattern.exec(text);
+    return match === null ? [] : [{ name, start: match.index, end: match.index + match[0].length }];
+  });
+}
+
+/** Functions asked about: a "no" or "not much" to them is the problem. */
+const FUNCTIONS: readonly (readonly [string, RegExp])[] = [
+  [
+    'decreased appetite',
+    /\b(?:is|are) (?:she|he|they|you) eating\b|\bhow(?: is|'s) (?:her|his|your) (?:appetite|eating)\b/,
+  ],
+  [
+    'insomnia',
+    /\bhow(?: is|'s| are) (?:your|her|his) sleep(?:ing)?\b|\b(?:are|is) (?:you|she|he) sleeping (?:okay|ok|well|alright)\b/,
+  ],
+  ['memory problems', /\bhow(?: has| is|'s) (?:your|her|his) memory\b/],
+];
+
+const TRIGGER_WORDS: readonly (readonly [RegExp, string])[] = [
+  [PAIN_WORDS, 'pain'],
+  [SWELLING_WORDS, 'swelling'],
+  [STIFFNESS_WORDS, 'stiffness'],
+  [/\b(?:bother|bothers|bothering|giving you trouble|giving her trouble|giving him trouble|trouble with)\b/, 'pain'],
+  [/\b(?:bumped|banged|twisted|injured|sprained|hit (?:my|her|his))\b/, 'injury'],
+  [/\b(?:clicks|clicking|pops|popping|locks|locking|catches|catching|grinds|grinding)\b/, 'clicking'],
+  [/\b(?:pulling at|tugging at|rubbing (?:her|his) (?:ear|eye))\b/, 'pain'],
+];
+
+function locatedComplaints(text: string, found: readonly Found[], fallbackLocation: string | undefined): Found[] {
+  const located: Found[] = [];
+  for (const [words, complaint] of TRIGGER_WORDS) {
+    const pattern = new RegExp(words.source, 'g');
+    for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+      const start = match.index;
+      if ([...found, ...located].some((mention) => start >= mention.start - 30 && start <= mention.end + 5)) continue;
+      const clause = clauseAround(text, start);
+      const location = locationIn(clause.text)?.location ?? fallbackLocation;
+      if (location === undefined) continue;
+      located.push({ name: `${location} ${complaint}`, start, end: start + match[0].length });
+    }
+  }
+  return located;
+}
+
+/** Every symptom `text` names, in order; `fallbackLocation` is the body part just talked about. */
+export function symptomsIn(text: string, fallbackLocation?: string): Found[] {
+  const found: Found[] = MATCHER.find(text).map((mention) => ({
+    name: mention.entry.name,
+    start: mention.start,
+    end: mention.end,
+  }));
+  for (const [name, first, second, replaces] of COMPOUNDS) {
+    const a = first.exec(text);
+    if (a === null || !second.test(text) || found.some((mention) => mention.name === name)) continue;
+    if (replaces !== undefined) found.splice(0, found.length, ...found.filter((mention) => mention.name !== replaces));
+    found.push({ name, start: a.index, end: a.index + a[0].length });
+  }
+  for (const [name, pattern] of FUNCTIONS) {
+    const match = pattern.exec(text);
+    if (match !== null) found.push({ name, start: match.index, end: match.index + match[0].length, inverted: true });
+  }
+  found.push(...locatedComplaints(text, found, fallbackLocation));
+  return found.sort((a, b) => a.start - b.start);
+}

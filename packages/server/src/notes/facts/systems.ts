@@ -1,0 +1,21 @@
+/** The review-of-systems system a symptom belongs to: the lexicon's, or its body part's. */
+import type { RosSystem } from './lexicon/ros-systems.js';
+import { SYMPTOMS } from './lexicon/symptoms.js';
+
+const SYSTEM_OF = new Map(SYMPTOMS.map((entry) => [entry.name, entry.system]));
+const LOCATION_SYSTEMS: readonly (readonly [RegExp, RosSystem])[] = [
+  [/^chest/, 'Cardiovascular'],
+  [/^(?:abdomen|belly|stomach)/, 'Gastrointestinal'],
+  [/^head/, 'Neurological'],
+  [/^(?:throat|ear|jaw)/, 'Ears, Nose, Mouth and Throat'],
+  [/^eye/, 'Eyes'],
+  [/^skin/, 'Skin'],
+];
+
+export function systemOf(problem: { name: string; location?: string | undefined }): RosSystem {
+  return (
+    SYSTEM_OF.get(problem.name) ??
+    LOCATION_SYSTEMS.find(([pattern]) => pattern.test(problem.location ?? problem.name))?.[1] ??
+    'Musculoskeletal'
+  );
+}

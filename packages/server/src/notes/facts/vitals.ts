@@ -1,0 +1,134 @@
+/**
+ * Vital signs measured in the visit, as the clinician reads them out: blood pressure, heart rate,
+ * temperature, oxygen saturation, respiratory rate, weight, BMI. The patient's own readings at
+ * home are history (what they say), not today's vitals.
+ */
+import { turnsSource, type DraftOf } from './draft.js';
+import type { Utterance } from './utterances.js';
+
+export type VitalDraft = DraftOf<'vital'>;
+
+interface VitalSign {
+  name: string;
+  unit?: string;
+  pattern: RegExp;
+  /** The value as charted from the match. */
+  value: (match: RegExpExecArray) => string;
+}
+
+const NUMBER = String.raw`(\d{1,3}(?:\.\d)?)`;
+
+const VITALS: readonly VitalSign[] = [
+  {
+    name: 'blood pressure',
+    unit: 'mmHg',
+    pattern: new RegExp(String.raw`\b(?:blood pressure|bp)\b[^.;?]{0,30}?\b(\d{2,3}) ?(?:\/|over) ?(\d{2,3})\b`),
+    value: (m) => `${m[1] ?? ''}/${m[2] ?? ''}`,
+  },
+  {
+    name: 'heart rate',
+    unit: 'bpm',
+    pattern: new RegExp(String.raw`\b(?:heart rate|pulse(?! ox)|hr)\b[^.;?]{0,20}?\b${NUMBER}\b`),
+    value: (m) => m[1] ?? '',
+  },
+  {
+    name: 'temperature',
+    unit: '°F',
+    pattern: new RegExp(String.raw`\b(?:temperature|temp)\b[^.;?]{0,20}?\b${NUMBER}\b`),
+    value: (m) => m[1] ?? '',
+  },
+  {
+    name: 'oxygen saturation',
+    unit: '%',
+    pattern: new RegExp(
+      String.raw`\b(?:oxygen saturation|oxygen level|o2 sat(?:uration)?|sat(?:uration)?s?|pulse ox(?:imetry)?|spo2)\b[^.;?]{0,20}?\b${NUMBER}\b`,
+    ),
+    value: (m) => m[1] ?? '',
+  },
+  {
+    name: 'respiratory rate',
+    unit: 'breaths/min',
+    pattern: new RegExp(String.raw`\b(?:respiratory rate|respirations|rr)\b[^.;?]{0,20}?\b${NUMBER}\b`),
+    value: (m) => m[1] ?? '',
+  },
+  {
+    name: 'weight',
+    unit: 'lb',
+    pattern: new RegExp(String.raw`\b(?:weight|weigh|weighs)\b[^.;?]{0,20}?\b(\d{2,3}(?:\.\d)?) ?(?:pounds|lbs?)\b`),
+    value: (m) => m[1] ?? '',
+  },
+  {
+    name: 'BMI',
+    pattern: new RegExp(String.raw`\b(?:bmi|body mass index)\b[^.;?]{0,20}?\b(\d{2}(?:\.\d)?)\b`),
+    value: (m) => m[1] ?? '',
+  },
+];
+
+/** Readings the patient took elsewhere: history, not today's vitals. */
+const AT_HOME =
+  /\b(?:at home|home readings?|my (?:machine|cuff|monitor)|i (?:check|checked|take|took|measure)|last (?:week|visit|time)|this morning|been running)\b/;
+
+/** Signs read out as a verdict rather than a number ("your vitals look good"). */
+const QUALITATIVE_SIGNS: readonly (readonly [string, RegExp])[] = [
+  ['vital signs', /\b(?:vitals|vital signs)\b/],
+  ['blood pressure', /\bblood pressure\b/],
+  ['heart rate', /\b(?:heart rate|pulse(?! ox))\b/],
+  ['oxygen saturation', /\b(?:oxygenation|oxygen saturation|oxygen level|o2 sat\w*)\b/],
+  ['temperature', /\b(?:temperature)\b/],
+];
+const VERDICTS: readonly (readonly [string, RegExp])[] = [
+  [
+    'within normal limits',
+    /\b(?:look|looks|looked|are|is|was|were|seems?)\b(?: \w+){0,2} (?:good|normal|fine|great|stable|okay|unremarkable)\b/,
+  ],
+  ['elevated', /\b(?:is|was|are|were|a (?:little|bit)|little|bit|slightly|quite) (?:elevated|high|up)\b/],
+  ['low', /\b(?:is|was|a (?:little|bit)|little|bit|slightly) low\b/],
+];
+
+function qualitativeVitals(utterance: Utterance, byName: Map<string, VitalDraft>): void {
+  const verdict = VERDICTS.find(([, pattern]) => pattern.test(utterance.text));
+  if (verdict === undefined) return;
+  const named = QUALITATIVE_SIGNS.filter(([, pattern]) => pattern.test(utterance.text)).map(([name]) => name);
+  const signs = named.length > 1 ? named.filter((name) => name !== 'vital signs') : named;
+  for (const name of signs) {
+    if (byName.has(name)) continue;
+    byName.set(name, {
+      kind: 'vital',
+      text: `${name} ${verdict[0]}`,
+      name,
+      value: verdict[0],
+      polarity: 'present',
+      subject: { type: 'patient' },
+      speaker: utterance.speaker,
+      source: turnsSource([utterance.turn]),
+    });
+  }
+}
+
+export function vitalFacts(utterances: readonly Utterance[]): VitalDraft[] {
+  const byName = new Map<string, VitalDraft>();
+  for (const utterance of utterances) {
+    if (utterance.question || utterance.speaker === 'patient' || AT_HOME.test(utterance.text)) continue;
+    for (const vital of VITALS) {
+      const match = vital.pattern.exec(utterance.text);
+      if (match === null || byName.has(vital.name)) continue;
+      const value = vital.value(match);
+      byName.set(vital.name, {
+        kind: 'vital',
+        text: `${vital.name} ${value}${vital.unit === undefined ? '' : ` ${vital.unit}`}`,
+        name: vital.name,
+        value,
+        ...(vital.unit === undefined ? {} : { unit: vital.unit }),
+        polarity: 'present',
+        subject: { type: 'patient' },
+        speaker: utterance.speaker,
+        source: turnsSource([utterance.turn]),
+      });
+    }
+  }
+  for (const utterance of utterances) {
+    if (utterance.question || utterance.speaker === 'patient' || AT_HOME.test(utterance.text)) continue;
+    qualitativeVitals(utterance, byName);
+  }
+  return [...byName.values()];
+}

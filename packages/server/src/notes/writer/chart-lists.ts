@@ -1,0 +1,62 @@
+/**
+ * Medications and allergies as chart lists: one line each, what was said in the visit reconciled
+ * with what the EMR sent (a medication the visit stopped shows as stopped), and what comes only
+ * from the chart marked as such.
+ */
+import type { Fact, FactOf } from '@chartwright/protocol';
+
+import type { FactSheet } from '../facts/sheet.js';
+import { sentence, type Written } from './phrasing.js';
+
+const fromChart = (fact: Fact) => fact.source.turns.length === 0 && fact.source.context.length > 0;
+const CHART_MARK = ' (from chart)';
+
+function medicationLine(medication: FactOf<'medication'>): string {
+  const dose =
+    medication.dose === undefined
+      ? ''
+      : ` ${medication.dose.value}${medication.dose.unit === '' ? '' : ` ${medication.dose.unit}`}`;
+  const base = medication.dose === undefined && fromChart(medication) ? medication.text : `${medication.name}${dose}`;
+  const frequency =
+    medication.frequency === undefined || base.includes(medication.frequency) ? '' : ` ${medication.frequency}`;
+  const change =
+    medication.change === undefined || medication.change === 'continued'
+      ? medication.status === 'stopped'
+        ? ', stopped'
+        : ''
+      : `, ${medication.change} today`;
+  return `${base}${frequency}${change}`;
+}
+
+/** One fact per medication name: the visit's word over the chart's, and both cited. */
+function reconcile(medications: readonly FactOf<'medication'>[]): { line: FactOf<'medication'>; facts: Fact[] }[] {
+  const byName = new Map<string, { line: FactOf<'medication'>; facts: Fact[] }>();
+  for (const medication of medications) {
+    const key = medication.name.toLowerCase();
+    const kept = byName.get(key);
+    if (kept === undefined) byName.set(key, { line: medication, facts: [medication] });
+    else byName.set(key, { line: fromChart(kept.line) ? medication : kept.line, facts: [...kept.facts, medication] });
+  }
+  return [...byName.values()];
+}
+
+export function chartLists(sheet: FactSheet): { medications: Written[]; allergies: Written[] } {
+  const medications = sheet.facts.filter(
+    (fact): fact is FactOf<'medication'> => fact.kind === 'medication' && fact.polarity === 'present',
+  );
+  const allergies = sheet.facts.filter((fact): fact is FactOf<'allergy'> => fact.kind === 'allergy');
+  return {
+    medications: reconcile(medications).map(({ line, facts }) => ({
+      text: sentence(`${medicationLine(line)}${facts.every(fromChart) ? CHART_MARK : ''}`),
+      facts,
+    })),
+    allergies: allergies.map((allergy) => {
+      if (allergy.substance === null) return { text: 'No known allergies.', facts: [allergy] };
+      const reaction = allergy.reaction === undefined ? '' : `: ${allergy.reaction}`;
+      return {
+        text: sentence(`${allergy.substance}${reaction}${fromChart(allergy) ? CHART_MARK : ''}`),
+        facts: [allergy],
+      };
+    }),
+  };
+}

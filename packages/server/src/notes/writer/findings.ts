@@ -1,0 +1,32 @@
+/** Vital signs, examination findings by system, and results, in chart form. */
+import type { Fact, FactOf } from '@chartwright/protocol';
+
+import type { FactSheet } from '../facts/sheet.js';
+import { capitalize, sentence, type Written } from './phrasing.js';
+
+const ofKind = <K extends Fact['kind']>(facts: readonly Fact[], kind: K): FactOf<K>[] =>
+  facts.filter((fact): fact is FactOf<K> => fact.kind === kind);
+
+function vitals(sheet: FactSheet): Written[] {
+  const signs = ofKind(sheet.facts, 'vital');
+  if (signs.length === 0) return [];
+  const line = signs.map(
+    (vital) => `${capitalize(vital.name)}: ${vital.value}${vital.unit === undefined ? '' : ` ${vital.unit}`}`,
+  );
+  return [{ text: sentence(line.join('; ')), facts: signs }];
+}
+
+function exam(sheet: FactSheet): Written[] {
+  return ofKind(sheet.facts, 'exam').map((finding) => {
+    const text = /^[A-Z][A-Za-z ,]+:/.test(finding.text) ? finding.text : `${finding.system}: ${finding.finding}`;
+    return { text: sentence(text), facts: [finding] };
+  });
+}
+
+function results(sheet: FactSheet): Written[] {
+  return ofKind(sheet.facts, 'result').map((result) => ({ text: sentence(result.text), facts: [result] }));
+}
+
+export function findingSentences(sheet: FactSheet): { vitals: Written[]; exam: Written[]; results: Written[] } {
+  return { vitals: vitals(sheet), exam: exam(sheet), results: results(sheet) };
+}

@@ -1,0 +1,133 @@
+/**
+ * The history sections written from facts: the present illness (its story, then the symptoms it
+ * has not told), the review of systems by system, and the past medical, surgical, family and
+ * social history — in the third person, in chart words.
+ */
+import type { Fact, FactOf } from '@chartwright/protocol';
+
+import type { RosSystem } from '../facts/lexicon/ros-systems.js';
+import { systemOf } from '../facts/systems.js';
+import type { FactSheet } from '../facts/sheet.js';
+import { capitalize, listOf, sentence, subjectWord, type Written } from './phrasing.js';
+
+type Problem = FactOf<'problem'>;
+
+const ofKind = <K extends Fact['kind']>(facts: readonly Fact[], kind: K): FactOf<K>[] =>
+  facts.filter((fact): fact is FactOf<K> => fact.kind === kind);
+
+const patientsOwn = (fact: Fact) => fact.subject.type === 'patient';
+
+/** "a cough for 2 weeks, worse at night": the problem with what was said about it. */
+export function problemPhrase(problem: Problem): string {
+  const details = [
+    problem.severity === undefined || problem.text.includes(problem.severity) ? undefined : problem.severity,
+  ].filter((part): part is string => part !== undefined);
+  const head = [...details, problem.text].join(' ');
+  const when = [problem.duration, problem.onset, problem.timing, ...problem.modifiers].filter(
+    (part): part is string => part !== undefined && part !== '',
+  );
+  return when.length === 0 ? head : `${head} ${when.join(', ')}`;
+}
+
+/** Whether a narrative statement already tells a problem (so it is not said twice). */
+const told = (problem: Problem, narratives: readonly FactOf<'narrative'>[]) =>
+  narratives.some((narrative) => narrative.statement.toLowerCase().includes(problem.name));
+
+export function presentIllness(sheet: FactSheet, options: { negativesHere: boolean }): Written[] {
+  const subject = subjectWord(sheet.gender);
+  const narratives = ofKind(sheet.facts, 'narrative').filter((fact) => fact.topic === 'present_illness');
+  const written: Written[] = narratives.map((fact) => ({ text: fact.statement, facts: [fact] }));
+  const problems = ofKind(sheet.facts, 'problem').filter(patientsOwn);
+  const untold = problems.filter((problem) => problem.polarity === 'present' && !told(problem, narratives));
+  const plain = untold.filter((problem) => problemPhrase(problem) === problem.text);
+  if (plain.length > 0) {
+    written.push({
+      text: sentence(`${subject} reports ${listOf(plain.map((problem) => problem.text))}`),
+      facts: plain,
+    });
+  }
+  for (const problem of untold.filter((candidate) => !plain.includes(candidate))) {
+    written.push({ text: sentence(`${subject} reports ${problemPhrase(problem)}`), facts: [problem] });
+  }
+  const uncertain = problems.filter((problem) => problem.polarity === 'uncertain');
+  if (uncertain.length > 0) {
+    written.push({
+      text: sentence(`${subject} is unsure about ${listOf(uncertain.map((problem) => problem.text))}`),
+      facts: uncertain,
+    });
+  }
+  if (options.negativesHere) {
+    const denied = problems.filter((problem) => problem.polarity === 'absent');
+    if (denied.length > 0) {
+      written.push({
+        text: sentence(
+          `${subject} denies ${listOf(
+            denied.map((problem) => problem.text),
+            'or',
+          )}`,
+        ),
+        facts: denied,
+      });
+    }
+  }
+  return written;
+}
+
+/** One line per system: "Constitutional: Endorses fatigue. Denies fever and chills." */
+export function reviewOfSystems(sheet: FactSheet): Written[] {
+  const bySystem = new Map<RosSystem, Problem[]>();
+  for (const problem of ofKind(sheet.facts, 'problem').filter(patientsOwn)) {
+    if (problem.polarity === 'uncertain') continue;
+    const system = systemOf(problem);
+    bySystem.set(system, [...(bySystem.get(system) ?? []), problem]);
+  }
+  return [...bySystem].map(([system, problems]) => {
+    const endorsed = problems.filter((problem) => problem.polarity === 'present').map((problem) => problem.text);
+    const denied = problems.filter((problem) => problem.polarity === 'absent').map((problem) => problem.text);
+    const parts = [
+      endorsed.length === 0 ? '' : `Endorses ${listOf(endorsed)}.`,
+      denied.length === 0 ? '' : `Denies ${listOf(denied, 'or')}.`,
+    ].filter((part) => part !== '');
+    return { text: `${system}: ${parts.join(' ')}`, facts: problems };
+  });
+}
+
+const historyOf = (sheet: FactSheet, category: FactOf<'history'>['category']) =>
+  ofKind(sheet.facts, 'history').filter((fact) => fact.category === category);
+
+export function pastHistory(sheet: FactSheet): Written[] {
+  const written: Written[] = [];
+  const medical = historyOf(sheet, 'medical').filter((fact) => fact.polarity === 'present');
+  if (medical.length > 0) {
+    written.push({ text: sentence(`History of ${listOf(medical.map((fact) => fact.item))}`), facts: medical });
+  }
+  const surgical = historyOf(sheet, 'surgical').filter((fact) => fact.polarity === 'present');
+  if (surgical.length > 0) {
+    written.push({ text: sentence(`Surgical history: ${listOf(surgical.map((fact) => fact.item))}`), facts: surgical });
+  }
+  return written;
+}
+
+export function familyHistory(sheet: FactSheet): Written[] {
+  return historyOf(sheet, 'family').map((fact) => {
+    const relation = fact.subject.type === 'relative' ? fact.subject.relation : 'family';
+    if (fact.polarity === 'absent') return { text: sentence(`No family history of ${fact.item}`), facts: [fact] };
+    const who = relation === 'family' ? 'Family history of' : `${capitalize(relation)} with`;
+    return { text: sentence(`${who} ${fact.item}`), facts: [fact] };
+  });
+}
+
+/** "tobacco use: former, 10 years ago" → "Former tobacco use, 10 years ago". */
+function habitSentence(fact: FactOf<'history'>): string {
+  const [habit = fact.item, detail] = fact.item.split(': ');
+  if (fact.polarity === 'absent') return sentence(`Denies ${habit}`);
+  if (fact.polarity === 'uncertain') return sentence(`Unclear ${habit}`);
+  if (detail === undefined) return sentence(/\buse$/.test(habit) ? `Reports ${habit}` : habit);
+  const [first, ...rest] = detail.split(', ');
+  if (first === 'former') return sentence([`Former ${habit}`, ...rest].join(', '));
+  return sentence(`${capitalize(habit)}: ${detail}`);
+}
+
+export function socialHistory(sheet: FactSheet): Written[] {
+  return historyOf(sheet, 'social').map((fact) => ({ text: habitSentence(fact), facts: [fact] }));
+}

@@ -1,0 +1,78 @@
+/**
+ * Writes the note from the fact sheet: each part of a clinical note (chief complaint, present
+ * illness, review of systems, histories, medications, allergies, vitals, exam, results,
+ * assessment, plan) written from its facts, and filed under the template section that takes that
+ * part — the template's own section when it has one, else the nearest it has. Every sentence cites
+ * the facts it states. Never adds a section key the template does not define.
+ */
+import type { Template } from '@chartwright/protocol';
+
+import type { Kind } from '../engines/extractive/lexicons.js';
+import { routeSections } from '../engines/extractive/sections.js';
+import type { FactSheet } from '../facts/sheet.js';
+import type { GeneratedSection } from '../generator.js';
+import { chartLists } from './chart-lists.js';
+import { findingSentences } from './findings.js';
+import { familyHistory, pastHistory, presentIllness, reviewOfSystems, socialHistory } from './history.js';
+import { assessmentSentences, planSentences } from './assessment-plan.js';
+import { sentence, toNoteSentence, type Written } from './phrasing.js';
+
+type Parts = Partial<Record<Kind, Written[]>>;
+
+function chiefComplaint(sheet: FactSheet, ownSection: boolean): Written[] {
+  const reason = sheet.chiefComplaint;
+  if (reason === null) return [];
+  return [{ text: sentence(ownSection ? reason.text : `Chief complaint: ${reason.text}`), facts: reason.facts }];
+}
+
+function parts(sheet: FactSheet, sectionOf: ReadonlyMap<Kind, string>): Parts {
+  const own = (kind: Kind) => sectionOf.get(kind) !== undefined && sectionOf.get(kind) !== sectionOf.get('hpi');
+  const lists = chartLists(sheet);
+  return {
+    chief_complaint: chiefComplaint(sheet, own('chief_complaint')),
+    hpi: presentIllness(sheet, { negativesHere: !own('ros') }),
+    ros: own('ros') ? reviewOfSystems(sheet) : [],
+    past_history: pastHistory(sheet),
+    family_history: familyHistory(sheet),
+    social_history: socialHistory(sheet),
+    medications: lists.medications,
+    allergies: lists.allergies,
+    ...findingSentences(sheet),
+    assessment: assessmentSentences(sheet),
+    plan: planSentences(sheet),
+  };
+}
+
+/** The order parts are written in within one section (several parts may share it, as in SOAP). */
+const PART_ORDER: readonly Kind[] = [
+  'chief_complaint',
+  'hpi',
+  'ros',
+  'past_history',
+  'medications',
+  'allergies',
+  'family_history',
+  'social_history',
+  'vitals',
+  'exam',
+  'results',
+  'assessment',
+  'plan',
+  'follow_up',
+];
+
+export function writeNote(sheet: FactSheet, template: Template): GeneratedSection[] {
+  const { sectionOf } = routeSections(template);
+  const written = parts(sheet, sectionOf);
+  const bySection = new Map<string, Written[]>(template.sections.map((section) => [section.key, []]));
+  for (const kind of PART_ORDER) {
+    const key = sectionOf.get(kind);
+    if (key === undefined) continue;
+    bySection.get(key)?.push(...(written[kind] ?? []));
+  }
+  return template.sections.map((section) => ({
+    key: section.key,
+    label: section.label,
+    sentences: (bySection.get(section.key) ?? []).map(toNoteSentence),
+  }));
+}

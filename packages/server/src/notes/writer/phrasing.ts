@@ -1,0 +1,53 @@
+/**
+ * The small pieces every written sentence is made of: how the note names the patient, lists in
+ * chart form, capitals, and the sentence object that carries the facts it states.
+ */
+import type { Fact } from '@chartwright/protocol';
+
+import type { Gender } from '../engines/extractive/rewrite.js';
+import type { NoteSentence } from '../generator.js';
+
+/** A written sentence with the facts it states; its evidence is theirs. */
+export interface Written {
+  text: string;
+  facts: readonly Fact[];
+}
+
+export function toNoteSentence({ text, facts }: Written): NoteSentence {
+  const turns = new Set<number>();
+  const context = new Set<string>();
+  for (const fact of facts) {
+    for (const turn of fact.source.turns) turns.add(turn);
+    for (const path of fact.source.context) context.add(path);
+  }
+  return {
+    text,
+    evidence: { turns: [...turns].sort((a, b) => a - b), context: [...context] },
+    facts: facts.map((fact) => fact.id),
+  };
+}
+
+/** How a sentence opens when it speaks of the patient. */
+export function subjectWord(gender: Gender): string {
+  if (gender === 'female') return 'She';
+  if (gender === 'male') return 'He';
+  return 'The patient';
+}
+
+export function possessive(gender: Gender): string {
+  if (gender === 'female') return 'her';
+  if (gender === 'male') return 'his';
+  return 'their';
+}
+
+export const capitalize = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** "a", "a and b", "a, b, and c". */
+export function listOf(items: readonly string[], conjunction = 'and'): string {
+  if (items.length <= 1) return items[0] ?? '';
+  if (items.length === 2) return `${items[0] ?? ''} ${conjunction} ${items[1] ?? ''}`;
+  return `${items.slice(0, -1).join(', ')}, ${conjunction} ${items.at(-1) ?? ''}`;
+}
+
+/** Ends a sentence with one full stop. */
+export const sentence = (text: string): string => `${capitalize(text.trim().replace(/[\s.,;:]+$/, ''))}.`;
