@@ -108,7 +108,7 @@ function finalMark(found: readonly Marked[]): Marked | null {
 }
 
 const TIMING =
-  /\b(?:rarely|sometimes|occasionally|once in a while|every once in a while|now and then|here and there|on and off|off and on|a few times|a couple(?: of)? times|once or twice|twice|\d+ times|most (?:days|nights|mornings)|every (?:day|night|morning)|at night|in the mornings?|all the time)\b/;
+  /\b(?:rarely|sometimes|occasionally|once in a while|every once in a while|now and then|here and there|on and off|off and on|a few times|a couple(?: of)? times|once or twice|twice(?! (?:a|per) day| daily)|\d+ times(?! (?:a|per) day)|most (?:days|nights|mornings)|every (?:day|night|morning)|at night|in the mornings?|all the time)\b/;
 
 export function answerOf(sentences: readonly string[], form: QuestionForm): Answer {
   const text = sentences.join(' . ');

@@ -74,7 +74,13 @@ function impression(tokens: readonly string[]): readonly string[] {
   const hedged = /^(?:(?:so|that means|and|well|okay|now)(?: ,)? )*i (?:think|believe|suspect|feel)(?: that)? /i.exec(
     text,
   );
-  return hedged === null ? tokens : ['Suspect', ...text.slice(hedged[0].length).split(' ')];
+  if (hedged !== null) return ['Suspect', ...text.slice(hedged[0].length).split(' ')];
+  // "My assessment is that you have a lumbar strain" is charted as the diagnosis.
+  const stated =
+    /^(?:(?:so|and|okay|now)(?: ,)? )*(?:my )?(?:assessment|impression|diagnosis) (?:is|would be)(?: that)?(?: ,)? (?:(?:you|he|she|they) (?:have|has|had|are|is) )?(?:(?:a|an) )?/i.exec(
+      text,
+    );
+  return stated === null || stated[0].length === text.length ? tokens : text.slice(stated[0].length).split(' ');
 }
 
 function styled(utterance: Utterance, gender: Gender): string | null {

@@ -22,8 +22,9 @@ const SYSTEMS: readonly (readonly [string, RegExp])[] = [
   ],
 ];
 
-export function examSystemOf(text: string): string {
-  return SYSTEMS.find(([, pattern]) => pattern.test(text))?.[0] ?? 'General';
+export function examSystemOf(text: string, context = ''): string {
+  const named = (words: string) => SYSTEMS.find(([, pattern]) => pattern.test(words))?.[0];
+  return named(text) ?? named(context) ?? 'General';
 }
 
 const ABNORMAL =

@@ -51,14 +51,17 @@ function examFinding(clause: string, utterance: Utterance): ExamDraft | null {
   const text = clause
     .replace(/^(?:and|but|so|okay|good|ok)\s+/i, '')
     .replace(/^on (?:physical )?exam(?:ination)?,?\s*/i, '')
-    .replace(/^(?:(?:his|her|their|the patient's)\s+)/i, '');
-  if (text.split(' ').length < 1 || !/[a-z]/i.test(text)) return null;
+    .replace(/^(?:(?:his|her|their|the patient's)\s+)/i, '')
+    // "heart, 2/6 systolic ejection murmur": the organ said before the finding names the system.
+    .replace(/^(?:heart|lungs|belly|abdomen|neck|skin),\s+/i, '');
+  // A lead-in ("of her lower back") names where, not what was found.
+  if (!/[a-z]/i.test(text) || /^(?:of|on|in|at) (?:his|her|their|the|your)(?: \w+){1,3}$/i.test(text)) return null;
   const lower = text.toLowerCase();
   const absent = ONLY_ABSENT.test(text);
   return {
     kind: 'exam',
     text,
-    system: examSystemOf(`${lower} ${utterance.text}`),
+    system: examSystemOf(lower, utterance.text),
     finding: text,
     normal: absent || isNormalFinding(lower),
     polarity: absent ? 'absent' : 'present',
@@ -95,12 +98,22 @@ function namedTest(finding: string, test: string): string {
   );
 }
 
+/** Signs read out are vitals, not results. */
+const VITAL_WORDS = /\b(?:blood pressure|heart rate|pulse|temperature|oxygen|vitals|vital signs|weight)\b/;
+
+/** A named test with what it showed stands on its own; an unnamed one must read as a finding. */
+function reportsResult(utterance: Utterance, result: ReturnType<typeof resultOf>): boolean {
+  const speaks = utterance.speaker === 'clinician' || utterance.speaker === 'unknown';
+  if (!speaks || utterance.question) return false;
+  if (result !== null) return true;
+  return utterance.kind === 'results' && isUsable(utterance.statement) && !VITAL_WORDS.test(utterance.text);
+}
+
 export function resultFacts(utterances: readonly Utterance[], gender: Gender): ResultDraft[] {
   const drafts: ResultDraft[] = [];
   for (const utterance of utterances) {
-    if (!isClinicians(utterance)) continue;
     const result = resultOf(utterance.text);
-    if (result === null && utterance.kind !== 'results') continue;
+    if (!reportsResult(utterance, result)) continue;
     const written = findingText(utterance.tokens, 'results', gender);
     const finding =
       result !== null && (written === null || written.split(' ').length > LONG_FINDING) ? resultText(result) : written;

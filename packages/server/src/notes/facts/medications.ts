@@ -75,7 +75,11 @@ const STARTED =
   /\b(?:start(?:ing)? (?:you|him|her|them) on|start (?:the|a|some)|prescrib\w+|put (?:you|him|her) on|going to (?:give|send)|try (?:you|him|her) on|switch\w* (?:you|him|her)? ?(?:to|over to)|add (?:on )?(?:a|some)?)\b/;
 const CONTINUED = /\b(?:continue|keep (?:taking|on|using)|stay on|keep (?:you|him|her) on|remain on)\b/;
 
+/** A decision told as past ("we put you on prozac last year") is history, not today's change. */
+const PAST_DECISION = /\b(?:had (?:put|started|stopped|increased|decreased)|last (?:year|month|week|visit|time)|ago|previously|back in)\b/;
+
 function clinicianChange(clause: string): Change {
+  if (PAST_DECISION.test(clause)) return undefined;
   if (STOPPED.test(clause)) return 'stopped';
   if (ADJUSTED.test(clause)) return 'adjusted';
   if (STARTED.test(clause)) return 'started';

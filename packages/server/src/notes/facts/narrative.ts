@@ -31,9 +31,19 @@ export interface NarrativeOptions {
 }
 
 /** The statement as a chart sentence, or null when it does not read as one. */
+/** The clinician's framing of what they know of the patient: "I know that you had …" is "He had …". */
+const CLINICIAN_FRAME = /^(?:(?:and|so|now|okay) ,? )?(?:i know|i see|i understand|i remember|i noticed|i read|i am told|i was told)(?: that)? (?=you |your )/i;
+
+function unframed(utterance: Utterance): readonly string[] {
+  if (utterance.speaker !== 'clinician') return utterance.tokens;
+  const frame = CLINICIAN_FRAME.exec(utterance.tokens.join(' '));
+  return frame === null ? utterance.tokens : utterance.tokens.slice(frame[0].trim().split(' ').length);
+}
+
 export function chartSentence(utterance: Utterance, gender: Gender): string | null {
-  if (utterance.speaker === 'clinician' && /(?<![\w'])(?:i|we|let's|let us)(?![\w'])/.test(utterance.text)) return null;
-  const rewritten = toThirdPerson(utterance.tokens, utterance.speaker, gender);
+  const tokens = unframed(utterance);
+  if (utterance.speaker === 'clinician' && /(?<![\w'])(?:i|we|let's|let us)(?![\w'])/i.test(tokens.join(' '))) return null;
+  const rewritten = toThirdPerson(tokens, utterance.speaker, gender);
   const styled = noteStyle(rewritten, utterance.kind, utterance.speaker === 'clinician');
   if (styled === null || styled.heading) return null;
   const text = salvage(toNoteSentence(styled.tokens));
@@ -43,20 +53,27 @@ export function chartSentence(utterance: Utterance, gender: Gender): string | nu
   return text;
 }
 
+/** The history statements that read as chart sentences, before they are weighed for the note. */
+export function narrativeCandidates(
+  utterances: readonly Utterance[],
+  gender: Gender,
+): { utterance: Utterance; text: string }[] {
+  return utterances.flatMap((utterance) => {
+    if (utterance.phase !== 'history' || utterance.question) return [];
+    if (utterance.kind !== 'hpi' && utterance.kind !== 'chief_complaint') return [];
+    if (!isUsable(utterance.statement) || HYPOTHETICAL.test(utterance.text)) return [];
+    // A plain denial is a pertinent negative: the problem facts hold it.
+    if (utterance.speaker === 'patient' && patientDenial(utterance.tokens) !== null) return [];
+    const text = chartSentence(utterance, gender);
+    return text === null ? [] : [{ utterance, text }];
+  });
+}
+
 export function narrativeFacts(utterances: readonly Utterance[], options: NarrativeOptions): NarrativeDraft[] {
   const weigh = options.weigh ?? wordWeight;
-  const drafts: NarrativeDraft[] = [];
-  for (const utterance of utterances) {
-    if (utterance.phase !== 'history' || utterance.question) continue;
-    if (utterance.kind !== 'hpi' && utterance.kind !== 'chief_complaint') continue;
-    if (!isUsable(utterance.statement) || HYPOTHETICAL.test(utterance.text)) continue;
-    // A plain denial is a pertinent negative: the problem facts hold it.
-    if (utterance.speaker === 'patient' && patientDenial(utterance.tokens) !== null) continue;
-    const text = chartSentence(utterance, options.gender);
-    if (text === null) continue;
-    const score = relevance(utterance.statement, utterance.kind, tokenize(text), weigh);
-    if (score < MIN_RELEVANCE) continue;
-    drafts.push({
+  return narrativeCandidates(utterances, options.gender)
+    .filter(({ utterance, text }) => relevance(utterance.statement, utterance.kind, tokenize(text), weigh) >= MIN_RELEVANCE)
+    .map(({ utterance, text }) => ({
       kind: 'narrative',
       topic: 'present_illness',
       text,
@@ -65,7 +82,5 @@ export function narrativeFacts(utterances: readonly Utterance[], options: Narrat
       subject: { type: 'patient' },
       speaker: utterance.speaker,
       source: turnsSource([utterance.turn]),
-    });
-  }
-  return drafts;
+    }));
 }

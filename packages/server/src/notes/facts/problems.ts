@@ -45,7 +45,7 @@ export function inHypothetical(text: string, position: number): boolean {
 const HISTORY_KINDS: ReadonlySet<Kind> = new Set(['hpi', 'ros', 'chief_complaint', 'social_history', 'past_history']);
 
 /** First person in a companion's words: their own complaint, not the patient's. */
-const FIRST_PERSON = /(?<![\w'])(?:i|i am|i have|i had|my|me)(?![\w'])/;
+export const FIRST_PERSON = /(?<![\w'])(?:i|i am|i have|i had|my|me)(?![\w'])/;
 const LOCATED = / (?:pain|swelling|stiffness|injury|clicking)$/;
 /** Symptoms named with their place when the statement gives one: "neck mass", "left arm tingling". */
 const PLACED = /^(?:mass|rash|numbness|tingling|weakness|bruising|wound|skin lesion|itching|muscle cramps)$/;
@@ -154,7 +154,33 @@ function merge(drafts: readonly ProblemDraft[]): ProblemDraft[] {
       modifiers: [...new Set([...kept.modifiers, ...next.modifiers])],
     });
   }
-  return [...byKey.values()];
+  return foldIntoSpecific([...byKey.values()]);
+}
+
+/** "Back pain" said beside "lower back pain" is the same complaint: the specific name keeps both. */
+function foldIntoSpecific(problems: readonly ProblemDraft[]): ProblemDraft[] {
+  const specificOf = (general: ProblemDraft) =>
+    problems.find(
+      (other) =>
+        other !== general &&
+        other.polarity === general.polarity &&
+        other.subject.type === general.subject.type &&
+        other.name.endsWith(` ${general.name}`),
+    );
+  const folded = new Map<ProblemDraft, ProblemDraft>(problems.map((problem) => [problem, problem]));
+  for (const general of problems) {
+    const specific = specificOf(general);
+    if (specific === undefined) continue;
+    const kept = folded.get(specific) ?? specific;
+    folded.set(specific, {
+      ...general,
+      ...kept,
+      source: turnsSource([...kept.source.turns, ...general.source.turns]),
+      modifiers: [...new Set([...kept.modifiers, ...general.modifiers])],
+    });
+    folded.delete(general);
+  }
+  return [...folded.values()];
 }
 
 /** A general question denied, then one of its specifics told later: the denial no longer holds. */

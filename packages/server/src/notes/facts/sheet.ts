@@ -18,6 +18,7 @@ import { chartFacts } from './chart.js';
 import { exchangesOf } from './exchanges.js';
 import { turnsSource, type FactDraft } from './draft.js';
 import { examFacts, resultFacts } from './findings.js';
+import { historyFacts } from './history.js';
 import { medicationFacts } from './medications.js';
 import { narrativeFacts } from './narrative.js';
 import { problemFacts } from './problems.js';
@@ -49,6 +50,7 @@ function drafts(
     ...problemFacts({ utterances, exchanges }),
     ...allergyFacts(utterances, exchanges),
     ...medicationFacts(utterances, exchanges),
+    ...historyFacts(utterances, exchanges),
     ...socialFacts(utterances, exchanges),
     ...vitalFacts(utterances),
     ...examFacts(utterances, gender),

@@ -64,7 +64,8 @@ const OTHER_ITEMS: readonly (readonly [RegExp, (match: RegExpExecArray) => strin
         .replace(/^living\b/, 'lives'),
   ],
   [
-    /\b(?:i|she|he) (?:exercise|exercises|walk|walks|run|runs|swim|swims|go to the gym|goes to the gym|bike|bikes)\b(?: [a-z0-9]+){0,4}/,
+    // "worse when I walk up stairs" is a symptom's modifier, not exercise.
+    /(?<!\b(?:when|if|after|because|while|until) )\b(?:i|she|he) (?:exercise|exercises|walk|walks|run|runs|swim|swims|go to the gym|goes to the gym|bike|bikes)\b(?: [a-z0-9]+){0,4}/,
     (m) => m[0].replace(/^(?:i|she|he) /, ''),
   ],
 ];

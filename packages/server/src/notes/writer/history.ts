@@ -8,6 +8,7 @@ import type { Fact, FactOf } from '@chartwright/protocol';
 import type { RosSystem } from '../facts/lexicon/ros-systems.js';
 import { systemOf } from '../facts/systems.js';
 import type { FactSheet } from '../facts/sheet.js';
+import { toThirdPerson, type Gender } from '../engines/extractive/rewrite.js';
 import { capitalize, listOf, sentence, subjectWord, type Written } from './phrasing.js';
 
 type Problem = FactOf<'problem'>;
@@ -18,20 +19,33 @@ const ofKind = <K extends Fact['kind']>(facts: readonly Fact[], kind: K): FactOf
 const patientsOwn = (fact: Fact) => fact.subject.type === 'patient';
 
 /** "a cough for 2 weeks, worse at night": the problem with what was said about it. */
-export function problemPhrase(problem: Problem): string {
+export function problemPhrase(problem: Problem, gender: Gender): string {
   const details = [
     problem.severity === undefined || problem.text.includes(problem.severity) ? undefined : problem.severity,
   ].filter((part): part is string => part !== undefined);
   const head = [...details, problem.text].join(' ');
-  const when = [problem.duration, problem.onset, problem.timing, ...problem.modifiers].filter(
+  // Modifiers are the patient's words ("worse when i bend over"): charted in the third person.
+  const modifiers = problem.modifiers.map((modifier) => toThirdPerson(modifier.split(' '), 'patient', gender).join(' '));
+  const when = [problem.duration, problem.onset, problem.timing, ...modifiers].filter(
     (part): part is string => part !== undefined && part !== '',
   );
   return when.length === 0 ? head : `${head} ${when.join(', ')}`;
 }
 
-/** Whether a narrative statement already tells a problem (so it is not said twice). */
-const told = (problem: Problem, narratives: readonly FactOf<'narrative'>[]) =>
-  narratives.some((narrative) => narrative.statement.toLowerCase().includes(problem.name));
+/**
+ * Whether a narrative statement already tells a problem (so it is not said twice): it names it, or
+ * it comes from a turn the problem was said in and speaks of the same thing ("her back has been
+ * hurting" tells "back pain").
+ */
+function told(problem: Problem, narratives: readonly FactOf<'narrative'>[]): boolean {
+  const words = problem.name.split(' ').filter((word) => word.length > 3 && word !== 'pain');
+  return narratives.some((narrative) => {
+    const statement = narrative.statement.toLowerCase();
+    if (statement.includes(problem.name)) return true;
+    const sameTurn = narrative.source.turns.some((turn) => problem.source.turns.includes(turn));
+    return sameTurn && words.some((word) => new RegExp(`\\b${word}`).test(statement));
+  });
+}
 
 export function presentIllness(sheet: FactSheet, options: { negativesHere: boolean }): Written[] {
   const subject = subjectWord(sheet.gender);
@@ -39,7 +53,7 @@ export function presentIllness(sheet: FactSheet, options: { negativesHere: boole
   const written: Written[] = narratives.map((fact) => ({ text: fact.statement, facts: [fact] }));
   const problems = ofKind(sheet.facts, 'problem').filter(patientsOwn);
   const untold = problems.filter((problem) => problem.polarity === 'present' && !told(problem, narratives));
-  const plain = untold.filter((problem) => problemPhrase(problem) === problem.text);
+  const plain = untold.filter((problem) => problemPhrase(problem, sheet.gender) === problem.text);
   if (plain.length > 0) {
     written.push({
       text: sentence(`${subject} reports ${listOf(plain.map((problem) => problem.text))}`),
@@ -47,7 +61,7 @@ export function presentIllness(sheet: FactSheet, options: { negativesHere: boole
     });
   }
   for (const problem of untold.filter((candidate) => !plain.includes(candidate))) {
-    written.push({ text: sentence(`${subject} reports ${problemPhrase(problem)}`), facts: [problem] });
+    written.push({ text: sentence(`${subject} reports ${problemPhrase(problem, sheet.gender)}`), facts: [problem] });
   }
   const uncertain = problems.filter((problem) => problem.polarity === 'uncertain');
   if (uncertain.length > 0) {

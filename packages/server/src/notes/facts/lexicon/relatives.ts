@@ -12,7 +12,7 @@ export const RELATIVES: readonly (readonly [RegExp, string])[] = [
   [/\bcousins?\b/, 'cousin'],
   [/\b(?:son|sons)\b/, 'son'],
   [/\b(?:daughter|daughters)\b/, 'daughter'],
-  [/\b(?:parents)\b/, 'parent'],
+  [/\b(?:parents)\b/, 'parents'],
   [/\b(?:siblings)\b/, 'sibling'],
   [/\b(?:children|kids)\b/, 'child'],
 ];
