@@ -129,7 +129,7 @@ describe('loadConfig', () => {
         ],
       }),
     );
-    expect(() => loadConfig({ NOTES_ENGINE: 'gpt' })).toThrow('NOTES_ENGINE: must be extractive, facts or openai');
+    expect(() => loadConfig({ NOTES_ENGINE: 'gpt' })).toThrow('NOTES_ENGINE: must be extractive or openai');
   });
 
   it('configures the speech recognizer engine', () => {

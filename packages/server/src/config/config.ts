@@ -97,9 +97,7 @@ const envSchema = z
     WIDGET_PDF_LINK_TTL_SECONDS: integer(60, 86_400).default(900),
     WIDGET_PDF_LINK_SECRET: z.string().trim().min(32, { error: 'must be at least 32 characters long' }).optional(),
     WIDGET_APP_DIR: z.string().trim().min(1, { error: 'must not be empty' }).optional(),
-    NOTES_ENGINE: z
-      .enum(['extractive', 'facts', 'openai'], { error: 'must be extractive, facts or openai' })
-      .default('extractive'),
+    NOTES_ENGINE: z.enum(['extractive', 'openai'], { error: 'must be extractive or openai' }).default('extractive'),
     NOTES_OPENAI_BASE_URL: httpUrl.optional(),
     NOTES_OPENAI_API_KEY: z.string().trim().optional(),
     NOTES_OPENAI_MODEL: z.string().trim().min(1).optional(),
@@ -220,7 +218,7 @@ export interface AsrConfig {
 }
 
 export interface NotesConfig {
-  readonly engine: 'extractive' | 'facts' | 'openai';
+  readonly engine: 'extractive' | 'openai';
   /** Set when engine is openai. */
   readonly openai: {
     readonly baseUrl: string;

@@ -207,10 +207,13 @@ describe.each(TEST_DIALECTS)('widget encounter records on %s', (dialect) => {
       expect(note.headings).toEqual(NOTE_CONFIG.sections);
       expect(Object.keys(note.sections)).toEqual(['hpi', 'exam', 'impression', 'plan', 'billing']);
       expect(note.sections['hpi']).toContain('cough');
-      // The encounter's chart and patient reached the engine: it cites the allergy and says "her".
+      // The encounter's chart and patient reached the engine: the allergy goes, marked as from the
+      // chart, to the nearest section the host defined, and the patient is "she".
       expect(note.sections['hpi']).toContain('Penicillin');
-      expect(note.sections['exam']).toContain('her lungs');
-      expect(note.sections['exam']).toContain('38.2');
+      expect(note.sections['hpi']).toContain('(from chart)');
+      expect(note.sections['hpi']).toMatch(/\bShe\b/);
+      expect(note.sections['exam']).toContain('lungs sound clear');
+      expect(note.sections['exam']).toContain('Temperature: 38.2°C');
       // Nothing was said about billing: the key is there, empty, and its heading is not in the text.
       expect(note.sections['billing']).toBe('');
       expect(note.note).toMatch(/^HISTORY OF PRESENT ILLNESS\n\n/);

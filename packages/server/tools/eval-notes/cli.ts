@@ -1,12 +1,11 @@
 /**
- * `npm run eval:notes -- <file.jsonl> [--template <id>] [--engine extractive|facts] [--json]`: scores the
+ * `npm run eval:notes -- <file.jsonl> [--template <id>] [--engine extractive] [--json]`: scores the
  * note engine on a data set of visit dialogues and clinicians' notes (see docs/notes-quality.md).
  * Runs from the tools' build: `node packages/server/tools-dist/eval-notes/cli.js`.
  */
 import { fileURLToPath } from 'node:url';
 
 import { extractiveGenerator } from '@chartwright/server/internal/notes/engines/extractive/index.js';
-import { factsGenerator } from '@chartwright/server/internal/notes/engines/facts/index.js';
 import { CURATED_TEMPLATES } from '@chartwright/server/internal/notes/templates.js';
 import { parseConversation } from '@chartwright/server/internal/text/parse-conversation.js';
 
@@ -15,10 +14,7 @@ import { runEval, type EvalDependencies, type Output } from './run.js';
 
 /** The engines the tool can score: the offline ones, which need no configuration. */
 export const EVAL_DEPENDENCIES: EvalDependencies = {
-  engines: {
-    [extractiveGenerator.engine.name]: extractiveGenerator,
-    [factsGenerator.engine.name]: factsGenerator,
-  },
+  engines: { [extractiveGenerator.engine.name]: extractiveGenerator },
   templates: CURATED_TEMPLATES,
   parse: parseConversation,
   machine: describeMachine,

@@ -1,7 +1,9 @@
-import type { Template } from '@chartwright/protocol';
-import { noteCandidates } from '@chartwright/server/internal/notes/engines/extractive/note.js';
+import { patientGender } from '@chartwright/server/internal/notes/engines/extractive/gender.js';
+import { toThirdPerson } from '@chartwright/server/internal/notes/engines/extractive/rewrite.js';
+import { utterancesOf } from '@chartwright/server/internal/notes/facts/utterances.js';
 import { STOPWORDS } from '@chartwright/server/internal/notes/engines/extractive/text.js';
 import { parseConversation } from '@chartwright/server/internal/text/parse-conversation.js';
+import { withCheckedRoles } from '@chartwright/server/internal/text/speaker-roles.js';
 
 /**
  * Learns the extractive engine's word rates from a training split: for each word of the engine's own
@@ -10,7 +12,6 @@ import { parseConversation } from '@chartwright/server/internal/text/parse-conve
  */
 export function learnWordWeights(
   records: readonly { dialogue: string; note: string }[],
-  template: Template,
   { alpha = 3, minCount = 3, minVisits = 2 } = {},
 ): { weights: Record<string, number>; prior: number; rare: number } {
   const occurrences = new Map<string, number>();
@@ -19,10 +20,11 @@ export function learnWordWeights(
   for (const record of records) {
     const noteWords = new Set(record.note.toLowerCase().match(/[a-z0-9]+/g) ?? []);
     const seen = new Set<string>();
-    // The rates are what is being learned: candidates are scored with none.
-    const candidates = noteCandidates(
-      { template, conversation: parseConversation(record.dialogue), context: {} },
-      () => 0,
+    // The rates are what is being learned: the candidates are the statements before any weighing.
+    const { conversation } = withCheckedRoles(parseConversation(record.dialogue));
+    const gender = patientGender(conversation, {});
+    const candidates = utterancesOf(conversation).flatMap((utterance) =>
+      utterance.question ? [] : [{ text: toThirdPerson(utterance.tokens, utterance.speaker, gender).join(' ') }],
     );
     for (const candidate of candidates) {
       for (const word of candidate.text.toLowerCase().match(/[a-z0-9]+(?:[.'/+%-][a-z0-9]+)*/g) ?? []) {

@@ -5,13 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 
-import { findCuratedTemplate } from '@chartwright/server/internal/notes/templates.js';
 import type { WordWeightsModel } from '@chartwright/server/internal/notes/engines/extractive/word-weights.js';
 
 import { learnWordWeights } from './learn-weights.js';
-
-/** The template the rates are learned with: the candidates do not depend on it beyond its sections. */
-const TEMPLATE_ID = 'history_and_physical';
 
 const round = (value: number): number => Math.round(value * 100) / 100;
 
@@ -20,9 +16,7 @@ export function buildWordWeights(trainPath: string): WordWeightsModel {
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as { dialogue: string; note: string });
-  const template = findCuratedTemplate(TEMPLATE_ID);
-  if (template === undefined) throw new Error(`no curated template ${TEMPLATE_ID}`);
-  const learned = learnWordWeights(records, template);
+  const learned = learnWordWeights(records);
   return {
     visits: records.length,
     prior: round(learned.prior),

@@ -3,7 +3,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config/config.js';
 import { singleEngine, type NoteProducer } from '../generator.js';
 import { extractiveGenerator } from './extractive/index.js';
-import { factsGenerator } from './facts/index.js';
 import { createOpenAiGenerator, withFallback } from './openai/index.js';
 
 /**
@@ -22,5 +21,5 @@ export function noteProducer(config: Config, logger: FastifyBaseLogger): NotePro
     });
     return withFallback(generator, extractiveGenerator, { logger });
   }
-  return singleEngine(config.notes.engine === 'facts' ? factsGenerator : extractiveGenerator);
+  return singleEngine(extractiveGenerator);
 }

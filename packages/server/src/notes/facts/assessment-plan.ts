@@ -12,6 +12,8 @@ import { noteStyle } from '../engines/extractive/style.js';
 import { detokenize } from '../engines/extractive/text.js';
 import { ORDER_CUES } from '../engines/extractive/lexicons.js';
 import { turnsSource, type DraftOf } from './draft.js';
+import { CONDITIONS, type HistoryEntry } from './lexicon/conditions.js';
+import { PhraseMatcher } from './mentions.js';
 import { HYPOTHETICAL } from './problems.js';
 import { resultOf } from './results.js';
 import { inPlanRegister, salvage } from './register.js';
@@ -45,9 +47,13 @@ const CATEGORY_CUES: readonly (readonly [PlanCategory, RegExp])[] = [
   ],
 ];
 
+/** What a plan item does: advice, a treatment step, a decision. */
+const ACTION =
+  /\b(?:advis\w+|recommend\w*|should|want (?:you|him|her|them|the patient) to|need to|make sure|avoid|continue|start|stop|take|use|apply|ice|rest|elevate|wear|brace|schedule|return|call|monitor|track|record|watch|limit|reduce|increase|decrease|try|give|put (?:you|him|her|them) (?:on|in)|treat\w*|surgery|therapy)\b/;
+
 /** A statement naming the problem the next ones are about. */
 const PROBLEM_NAMED =
-  /^(?:(?:lastly|finally|next|and|so|now|also|then|second(?:ly)?|third(?:ly)?|first(?:ly)?|okay) ,? ?)*(?:for|regarding|as for|in terms of|with regards? to|now for|moving on to|onto|on to|so for|and for|now,? (?:for|regarding)) (?:his|her|their|the patient's|the|your) (?:(?:first|second|third|fourth|fifth|next|last|final|other|new|main) )?(?:problem|issue|concern|diagnosis|thing)?,? ?(?:(?:his|her|their|the patient's|the|your) )?([a-z][a-z0-9' -]{2,60}?)(?:,|$| is | has | we | i | it )/;
+  /^(?:(?:lastly|finally|next|and|so|now|also|then|second(?:ly)?|third(?:ly)?|first(?:ly)?|okay) ,? ?)*(?:for|regarding|as for|in terms of|with regards? to|now for|moving on to|onto|on to|so for|and for|now,? (?:for|regarding)) (?:his|her|their|the patient's|the|your) (?:(?:first|second|third|fourth|fifth|next|last|final|other|new|main) )?(?:problem|issue|concern|diagnosis|thing)?(?: of| with)? ?,? ?(?:(?:his|her|their|the patient's|the|your) )?([a-z][a-z0-9' -]{2,60}?)(?=,|$| is | has | we | i | it | this | that | which | you )/;
 
 export function categoryOf(text: string): PlanCategory {
   return CATEGORY_CUES.find(([, pattern]) => pattern.test(text))?.[0] ?? 'education';
@@ -75,6 +81,9 @@ function impression(tokens: readonly string[]): readonly string[] {
     text,
   );
   if (hedged !== null) return ['Suspect', ...text.slice(hedged[0].length).split(' ')];
+  // "This is consistent with a sprain", "it looks like you are managing it well": the subject goes.
+  const framed = /^(?:(?:so|and|okay|now)(?: ,)? )*(?:this|it|that) (?:is|looks|seems|sounds)(?: like)? /i.exec(text);
+  if (framed !== null) return text.slice(framed[0].length).split(' ');
   // "My assessment is that you have a lumbar strain" is charted as the diagnosis.
   const stated =
     /^(?:(?:so|and|okay|now)(?: ,)? )*(?:my )?(?:assessment|impression|diagnosis) (?:is|would be)(?: that)?(?: ,)? (?:(?:you|he|she|they) (?:have|has|had|are|is) )?(?:(?:a|an) )?/i.exec(
@@ -83,10 +92,16 @@ function impression(tokens: readonly string[]): readonly string[] {
   return stated === null || stated[0].length === text.length ? tokens : text.slice(stated[0].length).split(' ');
 }
 
-function styled(utterance: Utterance, gender: Gender): string | null {
-  const said = utterance.kind === 'assessment' ? impression(utterance.tokens) : utterance.tokens;
+/** The tokens after a problem heading ("for your first problem of ankle pain, …"), its comma dropped. */
+function afterHeading(tokens: readonly string[], heading: string): readonly string[] {
+  const rest = tokens.slice(heading.trim().split(/\s+/).length);
+  return rest[0] === ',' ? rest.slice(1) : rest;
+}
+
+function styled(tokens: readonly string[], kind: Utterance['kind'], gender: Gender): string | null {
+  const said = kind === 'assessment' ? impression(tokens) : tokens;
   const rewritten = toThirdPerson(said, 'clinician', gender);
-  const note = noteStyle(rewritten, utterance.kind, true);
+  const note = noteStyle(rewritten, kind, true);
   if (note === null) return null;
   const text = note.heading
     ? detokenize(note.tokens)
@@ -101,7 +116,16 @@ const SPECIMEN =
 
 function isPlanItem(utterance: Utterance): boolean {
   const { kind } = utterance;
-  if (utterance.phase === 'plan') return kind === 'assessment' || kind === 'plan' || kind === 'follow_up';
+  if (utterance.phase === 'plan') {
+    if (kind === 'assessment' || kind === 'follow_up') return true;
+    // Talk in the plan part of the visit is a plan item only when it decides or advises something.
+    return (
+      kind === 'plan' &&
+      (CATEGORY_CUES.some(([, pattern]) => pattern.test(utterance.text)) ||
+        ACTION.test(utterance.text) ||
+        utterance.text.split(' ').length >= 6)
+    );
+  }
   return (
     ORDER_CUES.test(utterance.text) ||
     SPECIMEN.test(utterance.text) ||
@@ -109,20 +133,52 @@ function isPlanItem(utterance: Utterance): boolean {
   );
 }
 
+const CONDITION_NAMES = new PhraseMatcher<HistoryEntry>(CONDITIONS, (entry) => entry.phrases);
+
+/** "high blood pressure" → "hypertension": a problem said in lay words, in chart words. */
+function chartName(said: string): string {
+  const [mention] = CONDITION_NAMES.find(said);
+  return mention?.start === 0 && mention.end === said.length ? mention.entry.name : said;
+}
+
+function problemAssessment(problem: string, utterance: Utterance): AssessmentDraft {
+  return {
+    kind: 'assessment',
+    text: problem,
+    problem,
+    statement: problem,
+    polarity: 'present',
+    subject: { type: 'patient' },
+    speaker: utterance.speaker,
+    source: turnsSource([utterance.turn]),
+  };
+}
+
 export function assessmentPlanFacts(utterances: readonly Utterance[], gender: Gender): (AssessmentDraft | PlanDraft)[] {
   const drafts: (AssessmentDraft | PlanDraft)[] = [];
   let problem: string | null = null;
   for (const utterance of utterances) {
     if (utterance.question || (utterance.speaker !== 'clinician' && utterance.speaker !== 'unknown')) continue;
+    const heading = utterance.phase === 'plan' ? PROBLEM_NAMED.exec(utterance.text) : null;
+    const heard = heading?.[1]?.trim().replace(/^(?:problem|issue|concern|diagnosis|thing)$/, '');
+    const named = heard === '' ? undefined : heard;
+    if (named !== undefined && heading !== null) {
+      problem = chartName(named);
+      // The problem the clinician turns to is one they assessed, in their words.
+      if (!drafts.some((draft) => draft.kind === 'assessment' && draft.problem === problem)) {
+        drafts.push(problemAssessment(problem, utterance));
+      }
+      if (utterance.text.slice(heading[0].length).trim().split(' ').length < 3) continue;
+    }
+    // What follows the heading is what was said of the problem.
+    const said = heading === null ? utterance.tokens : afterHeading(utterance.tokens, heading[0]);
     // A result read out in the plan part ("your x-ray shows fluid") is a result, filed as one.
     if (!isUsable(utterance.statement) || resultOf(utterance.text) !== null) continue;
-    const named = utterance.phase === 'plan' ? PROBLEM_NAMED.exec(utterance.text)?.[1]?.trim() : undefined;
-    if (named !== undefined) problem = named;
     const ordered = isPlanItem(utterance);
     // An order that also says why ("… an ultrasound, to make sure there is no clot") is the order.
     const counsels = HYPOTHETICAL.test(utterance.text) && (!ordered || categoryOf(utterance.text) === 'education');
     if (!counsels && !ordered) continue;
-    const text = styled(utterance, gender);
+    const text = styled(said, utterance.kind, gender);
     if (text === null) continue;
     const base = {
       polarity: 'present' as const,

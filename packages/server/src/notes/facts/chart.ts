@@ -1,6 +1,6 @@
 /**
  * Facts from the chart: what the EMR sent as context (allergies, medications, diagnoses, lab
- * results, the chief complaint, the history as text, free-text context), each citing the context
+ * results, the chief complaint, the history as text), each citing the context
  * path it comes from. The writer files them under the template's own sections for them, marked as
  * from the chart, and reconciles them with what the visit said.
  */
@@ -78,11 +78,7 @@ function medical(context: NonNullable<NoteContext['medical']>): FactDraft[] {
   return drafts;
 }
 
+/** The EMR's structured context; free text (`extra`) is read like the visit (see sheet.ts). */
 export function chartFacts(context: NoteContext): FactDraft[] {
-  const drafts = context.medical === undefined ? [] : medical(context.medical);
-  if (present(context.extra)) {
-    const text = context.extra.trim();
-    drafts.push({ kind: 'narrative', topic: 'other', text, statement: text, ...fromChart('extra') });
-  }
-  return drafts;
+  return context.medical === undefined ? [] : medical(context.medical);
 }

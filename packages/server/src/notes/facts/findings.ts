@@ -50,8 +50,17 @@ const ONLY_ABSENT = /^(?:no|without|negative for)\s/i;
 function examFinding(clause: string, utterance: Utterance): ExamDraft | null {
   const text = clause
     .replace(/^(?:and|but|so|okay|good|ok)\s+/i, '')
-    .replace(/^on (?:physical )?exam(?:ination)?,?\s*/i, '')
+    // "On exam of his right ankle there is swelling …" → "Right ankle exam: swelling …".
+    .replace(
+      /^on exam(?:ination)? of (?:his|her|their|the patient's|the) ([a-z ]+?),? there (?:is|are) /i,
+      (_all, part: string) => `${part.charAt(0).toUpperCase()}${part.slice(1)} exam: `,
+    )
+    .replace(
+      /^on (?:(?:his|her|their|the patient's|physical) )?(?:\w+ )?exam(?:ination)?,?\s*(?:there (?:is|are)\s+)?/i,
+      '',
+    )
     .replace(/^(?:(?:his|her|their|the patient's)\s+)/i, '')
+    .replace(/^there (?:is|are)\s+/i, '')
     // "heart, 2/6 systolic ejection murmur": the organ said before the finding names the system.
     .replace(/^(?:heart|lungs|belly|abdomen|neck|skin),\s+/i, '');
   // A lead-in ("of her lower back") names where, not what was found.
@@ -75,7 +84,9 @@ export function examFacts(utterances: readonly Utterance[], gender: Gender): Exa
   const drafts: ExamDraft[] = [];
   for (const utterance of utterances) {
     if (!isClinicians(utterance)) continue;
-    if (utterance.kind !== 'exam' && !EXAM_LANGUAGE.test(utterance.text)) continue;
+    // A finding said outright counts in any part of the visit, but what the plan decides is the plan's.
+    const decides = utterance.kind === 'plan' || utterance.kind === 'assessment' || utterance.kind === 'follow_up';
+    if (utterance.kind !== 'exam' && (decides || !EXAM_LANGUAGE.test(utterance.text))) continue;
     const finding = findingText(utterance.tokens, 'exam', gender);
     if (finding === null) continue;
     const findings = finding
@@ -106,7 +117,12 @@ function reportsResult(utterance: Utterance, result: ReturnType<typeof resultOf>
   const speaks = utterance.speaker === 'clinician' || utterance.speaker === 'unknown';
   if (!speaks || utterance.question) return false;
   if (result !== null) return true;
-  return utterance.kind === 'results' && isUsable(utterance.statement) && !VITAL_WORDS.test(utterance.text);
+  return (
+    utterance.kind === 'results' &&
+    isUsable(utterance.statement) &&
+    !VITAL_WORDS.test(utterance.text) &&
+    utterance.text.split(' ').length >= 5
+  );
 }
 
 export function resultFacts(utterances: readonly Utterance[], gender: Gender): ResultDraft[] {

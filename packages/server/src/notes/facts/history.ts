@@ -72,7 +72,9 @@ const isTodaysDecision = (utterance: Utterance) =>
 /** Whose history a mention is: the relative named before it in its clause, unless "I" comes between. */
 function relationBefore(text: string, position: number): string | undefined {
   const before = text.slice(0, position);
-  const clause = before.slice(Math.max(before.lastIndexOf('.'), before.lastIndexOf(';'), before.lastIndexOf(' but ')) + 1);
+  const clause = before.slice(
+    Math.max(before.lastIndexOf('.'), before.lastIndexOf(';'), before.lastIndexOf(' but ')) + 1,
+  );
   const relation = relativeIn(clause) ?? (WHOLE_FAMILY.test(clause) ? 'family' : undefined);
   if (relation === undefined) return undefined;
   const lastRelative = Math.max(clause.lastIndexOf(' my '), clause.lastIndexOf('family'));

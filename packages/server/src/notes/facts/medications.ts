@@ -40,11 +40,28 @@ export function drugsIn(text: string): Named[] {
 const UNIT_PATTERN = new RegExp(
   String.raw`^\s*(?:of |at |to )?(\d+(?:\.\d+)?) ?(${DOSE_UNITS.map((unit) => unit.pattern).join('|')})\b`,
 );
+/**
+ * How often, as charted: each frequency said (in the order said, none inside another), so
+ * "every 4 hours as needed" keeps both.
+ */
+function frequencyIn(text: string): string | undefined {
+  const spans: { name: string; start: number; end: number }[] = [];
+  for (const [name, pattern] of FREQUENCIES) {
+    const match = pattern.exec(text);
+    if (match === null) continue;
+    const span = { name, start: match.index, end: match.index + match[0].length };
+    if (!spans.some((kept) => span.start < kept.end && kept.start < span.end)) spans.push(span);
+  }
+  const said = spans.sort((a, b) => a.start - b.start).map((span) => span.name);
+  return said.length === 0 ? undefined : said.join(' ');
+}
+
 /** A bare number after the drug that can only be its dose ("increase your lasix to 80"). */
 const BARE_DOSE = /^\s*(?:to|at|of) (\d+(?:\.\d+)?)\b(?! (?:years?|days?|weeks?|months?|pounds|times))/;
 
 function doseAfter(after: string): MedicationDraft['dose'] {
-  const unit = UNIT_PATTERN.exec(after) ?? UNIT_PATTERN.exec(after.replace(/^\s*\S+/, ''));
+  // The dose may follow the form ("an albuterol inhaler, 2 puffs …").
+  const unit = UNIT_PATTERN.exec(after) ?? UNIT_PATTERN.exec(after.replace(/^(?:\s*(?:[a-z]+|,)){1,3}/, ''));
   if (unit !== null) {
     const said = unit[2] ?? '';
     const charted = DOSE_UNITS.find((entry) => new RegExp(`^(?:${entry.pattern})$`).test(said))?.unit ?? said;
@@ -76,7 +93,8 @@ const STARTED =
 const CONTINUED = /\b(?:continue|keep (?:taking|on|using)|stay on|keep (?:you|him|her) on|remain on)\b/;
 
 /** A decision told as past ("we put you on prozac last year") is history, not today's change. */
-const PAST_DECISION = /\b(?:had (?:put|started|stopped|increased|decreased)|last (?:year|month|week|visit|time)|ago|previously|back in)\b/;
+const PAST_DECISION =
+  /\b(?:had (?:put|started|stopped|increased|decreased)|last (?:year|month|week|visit|time)|ago|previously|back in)\b/;
 
 function clinicianChange(clause: string): Change {
   if (PAST_DECISION.test(clause)) return undefined;
@@ -90,13 +108,19 @@ function clinicianChange(clause: string): Change {
 /** A switch "from A to B": A is stopped, B started. */
 const SWITCH = /\bswitch\w* (?:you |him |her )?(?:from|off) /;
 
-function draftFor(named: Named, utterance: Utterance, polarity: MedicationDraft['polarity']): MedicationDraft {
+function draftFor(
+  named: Named,
+  utterance: Utterance,
+  polarity: MedicationDraft['polarity'],
+  until = named.end + 60,
+): MedicationDraft {
   const { text } = utterance;
-  const after = text.slice(named.end, named.end + 60);
+  // What follows the drug, up to the next drug named: its dose and frequency are said there.
+  const after = text.slice(named.end, Math.min(until, named.end + 60));
   const before = text.slice(Math.max(0, named.start - 30), named.start);
   const clause = text;
   const dose = doseAfter(after) ?? doseBefore(before);
-  const frequency = FREQUENCIES.find(([, pattern]) => pattern.test(after))?.[0];
+  const frequency = frequencyIn(after);
   const route = ROUTES.find(([, pattern]) => pattern.test(clause))?.[0];
   const byClinician = utterance.speaker === 'clinician';
   let change = byClinician ? clinicianChange(clause) : undefined;
@@ -109,11 +133,7 @@ function draftFor(named: Named, utterance: Utterance, polarity: MedicationDraft[
   const stopped = change === 'stopped' || (!byClinician && STOPPED.test(clause));
   return {
     kind: 'medication',
-    text: [
-      named.name,
-      dose === undefined ? '' : `${dose.value}${dose.unit === '' ? '' : ` ${dose.unit}`}`,
-      frequency ?? '',
-    ]
+    text: [named.name, dose === undefined ? '' : doseText(dose), frequency ?? '']
       .filter((part) => part !== '')
       .join(' '),
     name: named.name,
@@ -127,6 +147,13 @@ function draftFor(named: Named, utterance: Utterance, polarity: MedicationDraft[
     speaker: utterance.speaker,
     source: turnsSource([utterance.turn]),
   };
+}
+
+/** "2 puff" reads "2 puffs": countable units take the plural. */
+export function doseText(dose: NonNullable<MedicationDraft['dose']>): string {
+  if (dose.unit === '') return String(dose.value);
+  const countable = /^(?:puff|tablet|capsule|drop)$/.test(dose.unit) && dose.value !== 1;
+  return `${dose.value} ${dose.unit}${countable ? 's' : ''}`;
 }
 
 /** Later words about the same drug fill what the first left out; the clinician's change wins. */
@@ -159,10 +186,11 @@ export function medicationFacts(utterances: readonly Utterance[], exchanges: rea
   for (const utterance of utterances) {
     // A relative's medicines are theirs; a drug named as an allergy is the allergy facts' business.
     if (relativeIn(utterance.text) !== undefined || ALLERGY_TALK.test(utterance.text)) continue;
-    for (const named of drugsIn(utterance.text)) {
+    const drugs = drugsIn(utterance.text);
+    for (const [index, named] of drugs.entries()) {
       if (inHypothetical(utterance.text, named.start)) continue;
       if (!utterance.question) {
-        add(draftFor(named, utterance, 'present'));
+        add(draftFor(named, utterance, 'present', drugs[index + 1]?.start));
         continue;
       }
       const exchange = asked.get(utterance);

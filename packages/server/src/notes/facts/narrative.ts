@@ -19,7 +19,7 @@ import type { Utterance } from './utterances.js';
 export type NarrativeDraft = DraftOf<'narrative'>;
 
 /** How note-worthy a statement must be to tell (the engine's word rates, docs/notes-quality.md). */
-const MIN_RELEVANCE = 0.45;
+const MIN_RELEVANCE = 0.6;
 const MIN_WORDS = 4;
 /** Openers a chart sentence does not start with. */
 const LOOSE_START = /^(?:and|but|or|so|because|that|which|who|then|also|plus|like|just|well|again|anyway)\b/i;
@@ -32,7 +32,8 @@ export interface NarrativeOptions {
 
 /** The statement as a chart sentence, or null when it does not read as one. */
 /** The clinician's framing of what they know of the patient: "I know that you had …" is "He had …". */
-const CLINICIAN_FRAME = /^(?:(?:and|so|now|okay) ,? )?(?:i know|i see|i understand|i remember|i noticed|i read|i am told|i was told)(?: that)? (?=you |your )/i;
+const CLINICIAN_FRAME =
+  /^(?:(?:and|so|now|okay) ,? )?(?:i know|i see|i understand|i remember|i noticed|i read|i am told|i was told)(?: that)? (?=you |your )/i;
 
 function unframed(utterance: Utterance): readonly string[] {
   if (utterance.speaker !== 'clinician') return utterance.tokens;
@@ -40,9 +41,10 @@ function unframed(utterance: Utterance): readonly string[] {
   return frame === null ? utterance.tokens : utterance.tokens.slice(frame[0].trim().split(' ').length);
 }
 
-export function chartSentence(utterance: Utterance, gender: Gender): string | null {
+function chartSentence(utterance: Utterance, gender: Gender): string | null {
   const tokens = unframed(utterance);
-  if (utterance.speaker === 'clinician' && /(?<![\w'])(?:i|we|let's|let us)(?![\w'])/i.test(tokens.join(' '))) return null;
+  if (utterance.speaker === 'clinician' && /(?<![\w'])(?:i|we|let's|let us)(?![\w'])/i.test(tokens.join(' ')))
+    return null;
   const rewritten = toThirdPerson(tokens, utterance.speaker, gender);
   const styled = noteStyle(rewritten, utterance.kind, utterance.speaker === 'clinician');
   if (styled === null || styled.heading) return null;
@@ -54,7 +56,7 @@ export function chartSentence(utterance: Utterance, gender: Gender): string | nu
 }
 
 /** The history statements that read as chart sentences, before they are weighed for the note. */
-export function narrativeCandidates(
+function narrativeCandidates(
   utterances: readonly Utterance[],
   gender: Gender,
 ): { utterance: Utterance; text: string }[] {
@@ -69,10 +71,35 @@ export function narrativeCandidates(
   });
 }
 
+/**
+ * A long visit tells more: below the bar for any visit, the next most note-worthy statements are
+ * told until the story holds this share of the visit's words.
+ */
+const STORY_SHARE = 0.1;
+const FILL_RELEVANCE = 0.25;
+
 export function narrativeFacts(utterances: readonly Utterance[], options: NarrativeOptions): NarrativeDraft[] {
   const weigh = options.weigh ?? wordWeight;
-  return narrativeCandidates(utterances, options.gender)
-    .filter(({ utterance, text }) => relevance(utterance.statement, utterance.kind, tokenize(text), weigh) >= MIN_RELEVANCE)
+  const scored = narrativeCandidates(utterances, options.gender).map((candidate) => ({
+    ...candidate,
+    score: relevance(candidate.utterance.statement, candidate.utterance.kind, tokenize(candidate.text), weigh),
+  }));
+  const budget = STORY_SHARE * utterances.reduce((sum, utterance) => sum + utterance.tokens.length, 0);
+  let words = scored
+    .filter((candidate) => candidate.score >= MIN_RELEVANCE)
+    .reduce((sum, c) => sum + c.text.split(' ').length, 0);
+  const fill = new Set(
+    scored
+      .filter((candidate) => candidate.score < MIN_RELEVANCE && candidate.score >= FILL_RELEVANCE)
+      .sort((a, b) => b.score - a.score)
+      .filter((candidate) => {
+        if (words >= budget) return false;
+        words += candidate.text.split(' ').length;
+        return true;
+      }),
+  );
+  return scored
+    .filter((candidate) => candidate.score >= MIN_RELEVANCE || fill.has(candidate))
     .map(({ utterance, text }) => ({
       kind: 'narrative',
       topic: 'present_illness',

@@ -62,7 +62,9 @@ function draft(found: Found, clause: string, polarity: FactPolarity, speaker: Fa
   const placed = PLACED.test(found.name) && place !== null;
   const located = LOCATED.test(found.name) || placed;
   const name = placed ? `${place.location} ${found.name}` : found.name;
-  const text = laterality !== undefined && located ? `${laterality} ${name}` : name;
+  // "Any numbness in your legs?" "No." denies leg numbness; "bilateral" would say more than was asked.
+  const said = laterality === 'bilateral' && polarity === 'absent' ? undefined : laterality;
+  const text = said !== undefined && located ? `${said} ${name}` : name;
   const problem: ProblemDraft = {
     kind: 'problem',
     text,

@@ -13,11 +13,11 @@ const SPOKEN_MARKER =
 /** Text in quotation marks is the patient's own words, which a note may quote. */
 const QUOTED = /[“"][^”"]*[”"]/g;
 
-export function hasPersonalPronoun(sentence: string): boolean {
+function hasPersonalPronoun(sentence: string): boolean {
   return FIRST_OR_SECOND_PERSON.test(sentence.replace(QUOTED, ' '));
 }
 
-export function hasSpokenMarker(sentence: string): boolean {
+function hasSpokenMarker(sentence: string): boolean {
   return SPOKEN_MARKER.test(sentence);
 }
 
@@ -32,7 +32,7 @@ export function inPlanRegister(sentence: string): boolean {
 }
 
 /** Whether a sentence may stand in the history of a note. */
-export function inClinicalRegister(sentence: string): boolean {
+function inClinicalRegister(sentence: string): boolean {
   return !hasPersonalPronoun(sentence) && !hasSpokenMarker(sentence);
 }
 

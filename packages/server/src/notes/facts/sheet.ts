@@ -3,9 +3,10 @@
  * context, numbered (`f1`, `f2` …), each judged for certainty from the recognizer's words, with
  * the chief complaint and how the note may name the patient. What every engine writes from.
  */
-import type { Fact } from '@chartwright/protocol';
+import type { Fact, FactOf } from '@chartwright/protocol';
 
 import type { Conversation } from '../../text/conversation.js';
+import { parseConversation } from '../../text/parse-conversation.js';
 import { withCheckedRoles } from '../../text/speaker-roles.js';
 import { chiefComplaint } from '../engines/extractive/chief-complaint.js';
 import { patientGender } from '../engines/extractive/gender.js';
@@ -98,7 +99,13 @@ function reasonForVisit(facts: readonly Fact[]): FactSheet['chiefComplaint'] {
   const first = facts.filter(
     (fact) => fact.kind === 'problem' && fact.polarity === 'present' && fact.subject.type === 'patient',
   );
-  if (first.length === 0) return null;
+  if (first.length === 0) {
+    // No complaint told: the problem the clinician assessed is what the visit was for.
+    const assessed = facts.find(
+      (fact): fact is FactOf<'assessment'> => fact.kind === 'assessment' && fact.problem.split(' ').length <= 6,
+    );
+    return assessed === undefined ? null : { text: assessed.problem, facts: [assessed] };
+  }
   return {
     text: first
       .slice(0, 2)
@@ -108,13 +115,31 @@ function reasonForVisit(facts: readonly Fact[]): FactSheet['chiefComplaint'] {
   };
 }
 
+/**
+ * The caller's free text ("Smokes half a pack per day.") read by the same extractors as the visit,
+ * each fact citing the `extra` context field instead of a turn.
+ */
+function extraFacts(extra: string | undefined, gender: Gender, options: ExtractionOptions): FactDraft[] {
+  if (extra === undefined || extra.trim() === '') return [];
+  const conversation = parseConversation(extra);
+  return drafts(conversation, utterancesOf(conversation), gender, options).map((draft) => ({
+    ...draft,
+    source: { turns: [], context: ['extra'] },
+  }));
+}
+
 export function extractFacts(input: GenerationInput, options: ExtractionOptions = {}): FactSheet {
   const { context } = input;
   const { conversation } = withCheckedRoles(input.conversation);
   const gender = patientGender(conversation, context);
   const utterances = utterancesOf(conversation);
   const facts = numbered(
-    [...chartFacts(context), ...reasonDraft(utterances), ...drafts(conversation, utterances, gender, options)],
+    [
+      ...chartFacts(context),
+      ...extraFacts(context.extra, gender, options),
+      ...reasonDraft(utterances),
+      ...drafts(conversation, utterances, gender, options),
+    ],
     conversation,
   );
   return { facts, chiefComplaint: reasonForVisit(facts), gender };

@@ -12,6 +12,8 @@ interface VitalSign {
   name: string;
   unit?: string;
   pattern: RegExp;
+  /** The unit when it depends on the value. */
+  unitOf?: (value: string) => string;
   /** The value as charted from the match. */
   value: (match: RegExpExecArray) => string;
 }
@@ -33,7 +35,8 @@ const VITALS: readonly VitalSign[] = [
   },
   {
     name: 'temperature',
-    unit: '°F',
+    // A reading under 50 is in Celsius (38.2), else Fahrenheit (99.1).
+    unitOf: (value) => (Number(value) < 50 ? '°C' : '°F'),
     pattern: new RegExp(String.raw`\b(?:temperature|temp)\b[^.;?]{0,20}?\b${NUMBER}\b`),
     value: (m) => m[1] ?? '',
   },
@@ -113,12 +116,13 @@ export function vitalFacts(utterances: readonly Utterance[]): VitalDraft[] {
       const match = vital.pattern.exec(utterance.text);
       if (match === null || byName.has(vital.name)) continue;
       const value = vital.value(match);
+      const unit = vital.unitOf?.(value) ?? vital.unit;
       byName.set(vital.name, {
         kind: 'vital',
-        text: `${vital.name} ${value}${vital.unit === undefined ? '' : ` ${vital.unit}`}`,
+        text: `${vital.name} ${value}${unit === undefined ? '' : ` ${unit}`}`,
         name: vital.name,
         value,
-        ...(vital.unit === undefined ? {} : { unit: vital.unit }),
+        ...(unit === undefined ? {} : { unit }),
         polarity: 'present',
         subject: { type: 'patient' },
         speaker: utterance.speaker,
@@ -126,9 +130,12 @@ export function vitalFacts(utterances: readonly Utterance[]): VitalDraft[] {
       });
     }
   }
+  const measured = byName.size > 0;
   for (const utterance of utterances) {
     if (utterance.question || utterance.speaker === 'patient' || AT_HOME.test(utterance.text)) continue;
     qualitativeVitals(utterance, byName);
   }
+  // "Vitals look good" beside the numbers adds nothing the numbers do not say.
+  if (measured) byName.delete('vital signs');
   return [...byName.values()];
 }

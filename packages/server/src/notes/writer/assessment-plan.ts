@@ -10,20 +10,30 @@ import { capitalize, sentence, type Written } from './phrasing.js';
 const ofKind = <K extends Fact['kind']>(facts: readonly Fact[], kind: K): FactOf<K>[] =>
   facts.filter((fact): fact is FactOf<K> => fact.kind === kind);
 
+/** Problem by problem: its name, then what the clinician said of it ("Hypertension. Well managed."). */
 export function assessmentSentences(sheet: FactSheet): Written[] {
-  return ofKind(sheet.facts, 'assessment').map((assessment) => ({
-    text:
-      assessment.statement === assessment.problem
-        ? sentence(capitalize(assessment.problem))
-        : sentence(assessment.statement),
-    facts: [assessment],
-  }));
+  const assessments = ofKind(sheet.facts, 'assessment');
+  const problems = [...new Set(assessments.map((assessment) => assessment.problem))];
+  return problems.flatMap((problem) =>
+    assessments
+      .filter((assessment) => assessment.problem === problem)
+      .sort((a, b) => Number(b.statement === b.problem) - Number(a.statement === a.problem))
+      .map((assessment) => ({
+        text:
+          assessment.statement === assessment.problem
+            ? sentence(capitalize(assessment.problem))
+            : sentence(assessment.statement),
+        facts: [assessment],
+      })),
+  );
 }
 
+/** The steps of one problem together, in the order the problems came up; follow-up last. */
 export function planSentences(sheet: FactSheet): Written[] {
   const items = ofKind(sheet.facts, 'plan');
+  const problems = [...new Set(items.map((item) => item.problem))];
   const ordered = [
-    ...items.filter((item) => item.category !== 'follow_up'),
+    ...problems.flatMap((problem) => items.filter((item) => item.problem === problem && item.category !== 'follow_up')),
     ...items.filter((item) => item.category === 'follow_up'),
   ];
   return ordered.map((item) => ({ text: sentence(item.action), facts: [item] }));

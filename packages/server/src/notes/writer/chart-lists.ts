@@ -6,16 +6,11 @@
 import type { Fact, FactOf } from '@chartwright/protocol';
 
 import type { FactSheet } from '../facts/sheet.js';
-import { sentence, type Written } from './phrasing.js';
-
-const fromChart = (fact: Fact) => fact.source.turns.length === 0 && fact.source.context.length > 0;
-const CHART_MARK = ' (from chart)';
+import { doseText } from '../facts/medications.js';
+import { CHART_MARK, fromChart, sentence, type Written } from './phrasing.js';
 
 function medicationLine(medication: FactOf<'medication'>): string {
-  const dose =
-    medication.dose === undefined
-      ? ''
-      : ` ${medication.dose.value}${medication.dose.unit === '' ? '' : ` ${medication.dose.unit}`}`;
+  const dose = medication.dose === undefined ? '' : ` ${doseText(medication.dose)}`;
   const base = medication.dose === undefined && fromChart(medication) ? medication.text : `${medication.name}${dose}`;
   const frequency =
     medication.frequency === undefined || base.includes(medication.frequency) ? '' : ` ${medication.frequency}`;
@@ -52,7 +47,7 @@ export function chartLists(sheet: FactSheet): { medications: Written[]; allergie
     })),
     allergies: allergies.map((allergy) => {
       if (allergy.substance === null) return { text: 'No known allergies.', facts: [allergy] };
-      const reaction = allergy.reaction === undefined ? '' : `: ${allergy.reaction}`;
+      const reaction = allergy.reaction === undefined ? '' : ` (${allergy.reaction})`;
       return {
         text: sentence(`${allergy.substance}${reaction}${fromChart(allergy) ? CHART_MARK : ''}`),
         facts: [allergy],

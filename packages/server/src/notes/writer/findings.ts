@@ -2,17 +2,19 @@
 import type { Fact, FactOf } from '@chartwright/protocol';
 
 import type { FactSheet } from '../facts/sheet.js';
-import { capitalize, sentence, type Written } from './phrasing.js';
+import { capitalize, charted, sentence, type Written } from './phrasing.js';
 
 const ofKind = <K extends Fact['kind']>(facts: readonly Fact[], kind: K): FactOf<K>[] =>
   facts.filter((fact): fact is FactOf<K> => fact.kind === kind);
 
+/** Chart form: "97%", "99.1°F", "120/80 mmHg". */
+const unitText = (unit: string | undefined) =>
+  unit === undefined ? '' : /^(?:%|°[CF])$/.test(unit) ? unit : ` ${unit}`;
+
 function vitals(sheet: FactSheet): Written[] {
   const signs = ofKind(sheet.facts, 'vital');
   if (signs.length === 0) return [];
-  const line = signs.map(
-    (vital) => `${capitalize(vital.name)}: ${vital.value}${vital.unit === undefined ? '' : ` ${vital.unit}`}`,
-  );
+  const line = signs.map((vital) => `${capitalize(vital.name)}: ${vital.value}${unitText(vital.unit)}`);
   return [{ text: sentence(line.join('; ')), facts: signs }];
 }
 
@@ -24,7 +26,10 @@ function exam(sheet: FactSheet): Written[] {
 }
 
 function results(sheet: FactSheet): Written[] {
-  return ofKind(sheet.facts, 'result').map((result) => ({ text: sentence(result.text), facts: [result] }));
+  return ofKind(sheet.facts, 'result').map((result) => {
+    const dated = result.date === undefined ? result.text : `${result.text} (${result.date})`;
+    return { text: sentence(charted(result, dated)), facts: [result] };
+  });
 }
 
 export function findingSentences(sheet: FactSheet): { vitals: Written[]; exam: Written[]; results: Written[] } {

@@ -9,7 +9,10 @@ import type { RosSystem } from '../facts/lexicon/ros-systems.js';
 import { systemOf } from '../facts/systems.js';
 import type { FactSheet } from '../facts/sheet.js';
 import { toThirdPerson, type Gender } from '../engines/extractive/rewrite.js';
-import { capitalize, listOf, sentence, subjectWord, type Written } from './phrasing.js';
+import { capitalize, charted, listOf, sentence, subjectWord, type Written } from './phrasing.js';
+
+/** "Hypertension" in running text is "hypertension"; an acronym ("COPD") stays as it is. */
+const lowerFirst = (text: string) => (/^[A-Z][a-z]/.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text);
 
 type Problem = FactOf<'problem'>;
 
@@ -25,7 +28,9 @@ export function problemPhrase(problem: Problem, gender: Gender): string {
   ].filter((part): part is string => part !== undefined);
   const head = [...details, problem.text].join(' ');
   // Modifiers are the patient's words ("worse when i bend over"): charted in the third person.
-  const modifiers = problem.modifiers.map((modifier) => toThirdPerson(modifier.split(' '), 'patient', gender).join(' '));
+  const modifiers = problem.modifiers.map((modifier) =>
+    toThirdPerson(modifier.split(' '), 'patient', gender).join(' '),
+  );
   const when = [problem.duration, problem.onset, problem.timing, ...modifiers].filter(
     (part): part is string => part !== undefined && part !== '',
   );
@@ -47,10 +52,25 @@ function told(problem: Problem, narratives: readonly FactOf<'narrative'>[]): boo
   });
 }
 
-export function presentIllness(sheet: FactSheet, options: { negativesHere: boolean }): Written[] {
+/** A story that does not say why the patient came opens with it: "She presents with cough." */
+function presentation(sheet: FactSheet, narratives: readonly FactOf<'narrative'>[]): Written[] {
+  const reason = sheet.chiefComplaint;
+  if (reason === null) return [];
+  if (narratives.some((fact) => /\b(?:presents?|here for|is a \d+[- ]year[- ]old)\b/i.test(fact.statement))) return [];
+  const subject = subjectWord(sheet.gender);
+  const stated = reason.facts.some((fact) => fact.kind === 'narrative');
+  const what = reason.text.charAt(0).toLowerCase() + reason.text.slice(1);
+  return [{ text: sentence(`${subject} presents ${stated ? 'for' : 'with'} ${what}`), facts: reason.facts }];
+}
+
+export function presentIllness(sheet: FactSheet, options: { negativesHere: boolean; reasonHere: boolean }): Written[] {
   const subject = subjectWord(sheet.gender);
   const narratives = ofKind(sheet.facts, 'narrative').filter((fact) => fact.topic === 'present_illness');
-  const written: Written[] = narratives.map((fact) => ({ text: fact.statement, facts: [fact] }));
+  const written: Written[] = [
+    // Where the chief complaint leads this same section, "presents with …" would say it twice.
+    ...(options.reasonHere ? [] : presentation(sheet, narratives)),
+    ...narratives.map((fact) => ({ text: fact.statement, facts: [fact] })),
+  ];
   const problems = ofKind(sheet.facts, 'problem').filter(patientsOwn);
   const untold = problems.filter((problem) => problem.polarity === 'present' && !told(problem, narratives));
   const plain = untold.filter((problem) => problemPhrase(problem, sheet.gender) === problem.text);
@@ -109,15 +129,30 @@ export function reviewOfSystems(sheet: FactSheet): Written[] {
 const historyOf = (sheet: FactSheet, category: FactOf<'history'>['category']) =>
   ofKind(sheet.facts, 'history').filter((fact) => fact.category === category);
 
-export function pastHistory(sheet: FactSheet): Written[] {
+/** Whether the story already says this item in its own words ("He had a prior lobectomy …"). */
+const inStory = (sheet: FactSheet, fact: FactOf<'history'>) =>
+  ofKind(sheet.facts, 'narrative').some((narrative) =>
+    narrative.statement.toLowerCase().includes(fact.text.toLowerCase()),
+  );
+
+/** The past medical and surgical history; where the story shares the section, what it told is not repeated. */
+export function pastHistory(sheet: FactSheet, options: { storyHere: boolean }): Written[] {
   const written: Written[] = [];
-  const medical = historyOf(sheet, 'medical').filter((fact) => fact.polarity === 'present');
+  const untold = (fact: FactOf<'history'>) =>
+    fact.polarity === 'present' && !(options.storyHere && inStory(sheet, fact));
+  const medical = historyOf(sheet, 'medical').filter(untold);
   if (medical.length > 0) {
-    written.push({ text: sentence(`History of ${listOf(medical.map((fact) => fact.item))}`), facts: medical });
+    written.push({
+      text: sentence(`History of ${listOf(medical.map((fact) => charted(fact, lowerFirst(fact.item))))}`),
+      facts: medical,
+    });
   }
-  const surgical = historyOf(sheet, 'surgical').filter((fact) => fact.polarity === 'present');
+  const surgical = historyOf(sheet, 'surgical').filter(untold);
   if (surgical.length > 0) {
-    written.push({ text: sentence(`Surgical history: ${listOf(surgical.map((fact) => fact.item))}`), facts: surgical });
+    written.push({
+      text: sentence(`Surgical history: ${listOf(surgical.map((fact) => charted(fact, fact.item)))}`),
+      facts: surgical,
+    });
   }
   return written;
 }

@@ -25,18 +25,25 @@ function chiefComplaint(sheet: FactSheet, ownSection: boolean): Written[] {
   return [{ text: sentence(ownSection ? reason.text : `Chief complaint: ${reason.text}`), facts: reason.facts }];
 }
 
+/** A list in a section shared with other parts is one labelled line: "Medications: a; b." */
+function labelled(label: string, items: readonly Written[]): Written[] {
+  if (items.length === 0) return [];
+  const line = items.map((item) => item.text.replace(/\.$/, '')).join('; ');
+  return [{ text: `${label}: ${line}.`, facts: items.flatMap((item) => item.facts) }];
+}
+
 function parts(sheet: FactSheet, sectionOf: ReadonlyMap<Kind, string>): Parts {
   const own = (kind: Kind) => sectionOf.get(kind) !== undefined && sectionOf.get(kind) !== sectionOf.get('hpi');
   const lists = chartLists(sheet);
   return {
     chief_complaint: chiefComplaint(sheet, own('chief_complaint')),
-    hpi: presentIllness(sheet, { negativesHere: !own('ros') }),
+    hpi: presentIllness(sheet, { negativesHere: !own('ros'), reasonHere: !own('chief_complaint') }),
     ros: own('ros') ? reviewOfSystems(sheet) : [],
-    past_history: pastHistory(sheet),
+    past_history: pastHistory(sheet, { storyHere: !own('past_history') }),
     family_history: familyHistory(sheet),
     social_history: socialHistory(sheet),
-    medications: lists.medications,
-    allergies: lists.allergies,
+    medications: own('medications') ? lists.medications : labelled('Medications', lists.medications),
+    allergies: own('allergies') ? lists.allergies : labelled('Allergies', lists.allergies),
     ...findingSentences(sheet),
     assessment: assessmentSentences(sheet),
     plan: planSentences(sheet),

@@ -27,6 +27,14 @@ export function toNoteSentence({ text, facts }: Written): NoteSentence {
   };
 }
 
+/** What the EMR sent rather than the visit said (the free text `extra` is the caller's own words). */
+export const fromChart = (fact: Fact) =>
+  fact.source.turns.length === 0 && fact.source.context.some((path) => path.startsWith('medical.'));
+export const CHART_MARK = ' (from chart)';
+
+/** A fact's words, marked when they come from the chart. */
+export const charted = (fact: Fact, words: string) => `${words}${fromChart(fact) ? CHART_MARK : ''}`;
+
 /** How a sentence opens when it speaks of the patient. */
 export function subjectWord(gender: Gender): string {
   if (gender === 'female') return 'She';

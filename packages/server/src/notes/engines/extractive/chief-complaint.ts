@@ -20,7 +20,7 @@ const VAGUE = /^(?:a |an |the )?(?:visit|check|appointment|today|it|that|this|so
 export function chiefComplaint(statements: readonly Statement[]): { text: string; turns: number[] } | null {
   for (const statement of statements) {
     if (statement.position > 0.5) break;
-    if (statement.question || statement.origin !== 'said') continue;
+    if (statement.question) continue;
     for (const pattern of REASON_PATTERNS) {
       const match = pattern.exec(statement.lower);
       const tail = match?.[1];

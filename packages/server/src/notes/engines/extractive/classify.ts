@@ -36,9 +36,9 @@ const IMPRESSION_CUES =
  * decisions → plan (or follow-up), a test with its result → results, examination language and
  * measured vitals → exam (or vitals), an impression → assessment. Null when nothing is explicit.
  */
-export function explicitKind(statement: Statement): Kind | null {
+function explicitKind(statement: Statement): Kind | null {
   if (statement.speaker !== 'clinician' && statement.speaker !== 'unknown') return null;
-  if (statement.origin !== 'said' || statement.question) return null;
+  if (statement.question) return null;
   const text = statement.lower;
   if (ORDER_CUES.test(text)) return cueKind(text) === 'follow_up' ? 'follow_up' : 'plan';
   if (RESULT_FINDING_CUES.test(text) && !FUTURE_ACTION_CUES.test(text)) return 'results';
@@ -50,7 +50,6 @@ export function explicitKind(statement: Statement): Kind | null {
 
 function nextPhase(phase: Phase, statement: Statement): Phase {
   if (statement.speaker !== 'clinician' && statement.speaker !== 'unknown') return phase;
-  if (statement.origin !== 'said') return phase;
   const text = statement.lower;
   if (PLAN_PHASE_CUES.test(text)) return 'plan';
   if (phase === 'plan') return /\bphysical exam/.test(text) ? 'exam' : phase;
@@ -93,12 +92,6 @@ function cueKind(text: string): Kind | null {
 function classifyOne(statement: Statement, phase: Phase): Kind {
   const text = statement.lower;
   const clinician = statement.speaker === 'clinician' || statement.speaker === 'unknown';
-  if (statement.origin !== 'said') {
-    const kind = cueKind(text);
-    return kind === 'allergies' || kind === 'social_history' || kind === 'medications' || kind === 'family_history'
-      ? kind
-      : 'ros';
-  }
   // The clinician's one-line summary of who the patient is opens the history.
   if (/\b\d+[- ]year[- ]old\b|\b[a-z]+[- ]year[- ]old\b/.test(text)) return 'hpi';
   const cue = cueKind(text);
@@ -124,11 +117,6 @@ function classifyOne(statement: Statement, phase: Phase): Kind {
   // Readings the patient reports (home blood pressures) are history, not today's vitals.
   if (cue === 'results' || (cue === 'vitals' && clinician)) return cue;
   return 'hpi';
-}
-
-/** Kinds for statements in conversation order. */
-export function classifyStatements(statements: readonly Statement[]): Kind[] {
-  return classifyWithPhases(statements).map((classified) => classified.kind);
 }
 
 /** Each statement's kind, and the phase of the visit it was said in. */

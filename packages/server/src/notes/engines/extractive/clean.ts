@@ -32,7 +32,7 @@ const EXPANSIONS: readonly (readonly [RegExp, string])[] = [
   [/\by['’]all\b/gi, 'you all'],
 ];
 
-export function expandContractions(text: string): string {
+function expandContractions(text: string): string {
   let result = text;
   for (const [pattern, replacement] of EXPANSIONS) result = result.replace(pattern, replacement);
   return result;

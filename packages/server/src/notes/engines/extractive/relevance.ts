@@ -13,7 +13,6 @@ import { STOPWORDS, isWord } from './text.js';
  */
 /** Whether a statement is something said about the visit at all: not a question, not small talk. */
 export function isUsable(statement: Statement): boolean {
-  if (statement.origin !== 'said') return true;
   if (statement.question) return false;
   if (isNarration(statement)) return false;
   // Some small talk shows in the words as said ("hi, Mrs. Lane"), some after cleaning.
@@ -26,7 +25,6 @@ export function relevance(
   rewrittenWords: readonly string[],
   weigh: (word: string) => number,
 ): number {
-  if (statement.origin !== 'said') return 0.9;
   if (!isUsable(statement)) return 0;
   const content = rewrittenWords
     .map((word) => word.toLowerCase())

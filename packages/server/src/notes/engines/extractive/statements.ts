@@ -24,12 +24,6 @@ export interface Statement {
   raw: string;
   /** A question (asked, not stated). */
   question: boolean;
-  /** The statement as said, or built from a question and its answer. */
-  origin: 'said' | 'denied' | 'confirmed';
-  /** Set when the statement comes from the caller's free-text context rather than a turn. */
-  contextPath?: string;
-  /** Already in note style (built from a question and its answer): not to be rewritten again. */
-  rewritten?: boolean;
 }
 
 /** Word sequences that start a new clause in running speech. */
@@ -148,7 +142,7 @@ function splitClauses(sentence: string): string[] {
 const QUESTION_START =
   /^(?:tell me (?:about|what|how|more|when|where)|describe|do|does|did|are|is|was|were|have|has|had|can|could|would|will|any|anything|how|what|when|where|why|which|who|ever|or)\b(?! (?:i|we) (?:want|would|will|am|think|do|need|recommend|like))/;
 
-export function isQuestion(raw: string, cleanedLower: string): boolean {
+function isQuestion(raw: string, cleanedLower: string): boolean {
   return /\?\s*$/.test(raw) || QUESTION_START.test(cleanedLower);
 }
 
@@ -165,6 +159,9 @@ export function extractStatements(conversation: Conversation): Statement[] {
       // A clause of a question ("when you cough, is there blood?") is part of the question; a
       // statement closed by a tag ("…from your heart failure, okay?") is still a statement.
       const asks = /\?\s*$/.test(sentence.text) && !TAG_QUESTION.test(sentence.text);
+      // A sentence closed with a full stop was said as a statement, whatever word it opens with
+      // ("When I try to be active, I can't catch my breath."); without marks, the opening decides.
+      const states = /[.!]\s*$/.test(sentence.text);
       for (const clause of splitClauses(sentence.text)) {
         const tokens = cleanSpeech(clause);
         part++;
@@ -178,8 +175,7 @@ export function extractStatements(conversation: Conversation): Statement[] {
           tokens,
           lower,
           raw: clause.toLowerCase(),
-          question: asks || isQuestion(clause, lower),
-          origin: 'said',
+          question: asks || (!states && isQuestion(clause, lower)),
         });
       }
     }

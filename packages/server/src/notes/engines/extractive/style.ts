@@ -29,7 +29,6 @@ const NARRATION: readonly RegExp[] = [
 /** Whether a clinician's statement only narrates the visit. */
 export function isNarration(statement: Statement): boolean {
   if (statement.speaker !== 'clinician' && statement.speaker !== 'unknown') return false;
-  if (statement.origin !== 'said') return false;
   return NARRATION.some((pattern) => pattern.test(statement.lower));
 }
 
@@ -65,8 +64,17 @@ const REWRITES: readonly (readonly [RegExp, string])[] = [
   [/\b(continue|start|put|keep|maintain|restart|resume) (?:him|her|them|the patient) on\b/g, '$1'],
   [/\b(refer) (?:him|her|them|the patient) (to|for)\b/g, '$1 $2'],
   // Examination: "I do appreciate a murmur" → "murmur"; "I do not hear any murmurs" → "no murmurs".
-  [/(^|, )(?:i|we) (?:do|did) not (?:hear|appreciate|see|feel|palpate|note|notice)(?: any)?\b/g, '$1no'],
-  [/(^|, )(?:i|we) (?:do |did |can |also )?(?:appreciate|hear|note|notice|palpate)(?: a| an| some)?\b/g, '$1'],
+  [
+    /(^|, )(?:i|we) (?:do|did) not (?:hear|appreciate|see|feel|palpate|note|notice|recognize|observe)(?: any)?\b/g,
+    '$1no',
+  ],
+  [
+    /(^|, )(?:i|we) (?:do |did |can |also )?(?:appreciate|hear|note|notice|palpate|recognize|observe)(?: a| an| some)?\b/g,
+    '$1',
+  ],
+  // Verbs only an examiner uses, anywhere in running dictation: "… 2 by 2 cm i do recognize sloughing".
+  [/(^|\s)(?:i|we) (?:do|did) not (?:appreciate|recognize|palpate)(?: any)?\b/g, '$1no'],
+  [/(^|\s)(?:i|we) (?:do |did |can |also )*(?:appreciate|recognize|palpate)(?: a| an| some)?\b/g, '$1'],
   [/^on (?:his|her|their|the patient's|the|today's) ((?:[a-z]+ ){0,2})(exam|examination),? /, '$1$2: '],
   [/\b(he|she|they|the patient|it) (?:does|do) have\b/g, '$1 has'],
 ];

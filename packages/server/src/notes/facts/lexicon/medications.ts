@@ -117,9 +117,13 @@ export const DOSE_UNITS: readonly UnitEntry[] = [
 /** Frequencies as said, tried in order, and their chart form. */
 export const FREQUENCIES: readonly (readonly [string, RegExp])[] = [
   ['as needed', /\b(?:as needed|when (?:i|you|he|she) need|prn|if needed)\b/],
+  ['every 4 hours', /\bevery (?:4|four) hours\b/],
+  ['every 6 hours', /\bevery (?:6|six) hours\b/],
+  ['every 8 hours', /\bevery (?:8|eight) hours\b/],
+  ['every 12 hours', /\bevery (?:12|twelve) hours\b/],
   [
     'twice daily',
-    /\b(?:twice (?:a|per) day|twice daily|two times (?:a|per) day|2 times (?:a|per) day|bid|morning and night)\b/,
+    /\b(?:twice (?:a|per) day|twice daily|two times (?:a|per) day|2 times (?:a|per) day|bid|morning and night)\b|\bb\.i\.d\b/,
   ],
   ['three times daily', /\b(?:three times (?:a|per) day|3 times (?:a|per) day|tid)\b/],
   ['four times daily', /\b(?:four times (?:a|per) day|4 times (?:a|per) day|qid)\b/],

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { GeneratedNote } from '../../generator.js';
 import { parseConversation } from '../../../text/parse-conversation.js';
 import { findCuratedTemplate } from '../../templates.js';
-import { factsGenerator } from './index.js';
+import { extractiveGenerator } from './index.js';
 
 // A visit written for this test (no data set text), in recognizer style.
 const VISIT = `[doctor] good morning . what brings you in today ?
@@ -23,7 +23,7 @@ const PERSON = /\b(?:i|i'm|me|my|we|us|our|you|your)\b/i;
 async function note(): Promise<GeneratedNote> {
   const template = findCuratedTemplate('history_and_physical');
   if (template === undefined) throw new Error('no history_and_physical template');
-  return factsGenerator.generate({ template, conversation: parseConversation(VISIT), context: {} });
+  return extractiveGenerator.generate({ template, conversation: parseConversation(VISIT), context: {} });
 }
 
 const sectionText = (generated: GeneratedNote, key: string) =>
@@ -32,7 +32,7 @@ const sectionText = (generated: GeneratedNote, key: string) =>
     ?.sentences.map((sentence) => sentence.text)
     .join(' ') ?? '';
 
-describe('the facts engine', () => {
+describe('the extractive engine, writing from the facts', () => {
   it('writes the history in the third person with a chief complaint and the pertinent negatives', async () => {
     const generated = await note();
     expect(sectionText(generated, 'chief_complaint')).toMatch(/cough/i);
