@@ -43,7 +43,9 @@ const EXAM_LANGUAGE =
   /\b(?:lungs?|breath sounds|heart|belly|abdomen|neck|throat|ears?|eardrums?|pupils?|skin|extremit\w+|reflexes|pulses?|murmurs?)\b.*\b(?:clear|regular|soft|tender\w*|normal|decreased|diminished|swollen|red|inflamed|intact|symmetric|murmurs?|rhythm|guarding|crackles|wheez\w+|rales|edema)\b|\b(?:no|some|mild) (?:murmurs?|guarding|rebound|edema|crackles|wheez\w+|redness|erythema|swelling)\b|\b(?:swelling|tenderness|redness|bruising|effusion) (?:over|of|on|at|in)\b|\bregular rate and rhythm\b/;
 /** Where one finding ends and the next begins in a dictated exam. */
 const FINDING_BREAK =
-  /\s*(?:[.;]|,\s*(?:but|and)\s|,\s*(?=(?:no|there is|there are|his|her|their|the(?! patient's))\s)|\s(?:and|but) (?=(?:no|there is|there are|his|her|the)\s)|(?<!'s|\bhis|\bher|\btheir|\bthe|\byour)\s(?=(?:heart|lungs|belly|abdomen|neck)\s))\s*/;
+  /\s*(?:(?<!\d)\.|\.(?!\d)|;|,\s*(?:but|and)\s|,\s*(?=(?:no|there is|there are|his|her|their|the(?! patient's))\s)|\s(?:and|but) (?=(?:no|there is|there are|his|her|the)\s)|(?<!'s|\bhis|\bher|\btheir|\bthe|\byour)\s(?=(?:heart|lungs|belly|abdomen|neck)\s))\s*/;
+const VITAL_READING =
+  /\b(?:temperature|blood pressure|heart rate|pulse|oxygen|saturation|respiratory rate|weight|bmi)\b[^.]*\d/i;
 /** "No murmurs": a finding looked for and not there. */
 const ONLY_ABSENT = /^(?:no|without|negative for)\s/i;
 
@@ -63,6 +65,8 @@ function examFinding(clause: string, utterance: Utterance): ExamDraft | null {
     .replace(/^there (?:is|are)\s+/i, '')
     // "heart, 2/6 systolic ejection murmur": the organ said before the finding names the system.
     .replace(/^(?:heart|lungs|belly|abdomen|neck|skin),\s+/i, '');
+  // A sign read out ("temperature is 38.2") is a vital, charted with the vitals.
+  if (VITAL_READING.test(text)) return null;
   // A lead-in ("of her lower back") names where, not what was found.
   if (!/[a-z]/i.test(text) || /^(?:of|on|in|at) (?:his|her|their|the|your)(?: \w+){1,3}$/i.test(text)) return null;
   const lower = text.toLowerCase();

@@ -135,7 +135,15 @@ export function vitalFacts(utterances: readonly Utterance[]): VitalDraft[] {
     if (utterance.question || utterance.speaker === 'patient' || AT_HOME.test(utterance.text)) continue;
     qualitativeVitals(utterance, byName);
   }
-  // "Vitals look good" beside the numbers adds nothing the numbers do not say.
+  // "Vitals look good" beside the numbers adds nothing the numbers do not say; beside signs read
+  // with the same verdict, it says it once.
   if (measured) byName.delete('vital signs');
+  const overall = byName.get('vital signs');
+  for (const [name, vital] of byName) {
+    if (overall !== undefined && name !== 'vital signs' && vital.value === overall.value) {
+      byName.delete(name);
+      overall.source = turnsSource([...overall.source.turns, ...vital.source.turns]);
+    }
+  }
   return [...byName.values()];
 }

@@ -2,13 +2,9 @@
  * The assessment and the plan, problem by problem, in the clinician's voice where clinicians use
  * it: each problem with the clinician's impression, then its plan items; follow-up last.
  */
-import type { Fact, FactOf } from '@chartwright/protocol';
 
 import type { FactSheet } from '../facts/sheet.js';
-import { capitalize, sentence, type Written } from './phrasing.js';
-
-const ofKind = <K extends Fact['kind']>(facts: readonly Fact[], kind: K): FactOf<K>[] =>
-  facts.filter((fact): fact is FactOf<K> => fact.kind === kind);
+import { capitalize, ofKind, sentence, type Written } from './phrasing.js';
 
 /** Problem by problem: its name, then what the clinician said of it ("Hypertension. Well managed."). */
 export function assessmentSentences(sheet: FactSheet): Written[] {

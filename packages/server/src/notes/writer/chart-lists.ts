@@ -36,8 +36,11 @@ function reconcile(medications: readonly FactOf<'medication'>[]): { line: FactOf
 }
 
 export function chartLists(sheet: FactSheet): { medications: Written[]; allergies: Written[] } {
+  // A medicine the chart already has as discontinued is not a current one; one stopped in the
+  // visit is shown as stopped.
   const medications = sheet.facts.filter(
-    (fact): fact is FactOf<'medication'> => fact.kind === 'medication' && fact.polarity === 'present',
+    (fact): fact is FactOf<'medication'> =>
+      fact.kind === 'medication' && fact.polarity === 'present' && !(fromChart(fact) && fact.status === 'stopped'),
   );
   const allergies = sheet.facts.filter((fact): fact is FactOf<'allergy'> => fact.kind === 'allergy');
   return {

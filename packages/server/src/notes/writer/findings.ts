@@ -1,11 +1,6 @@
 /** Vital signs, examination findings by system, and results, in chart form. */
-import type { Fact, FactOf } from '@chartwright/protocol';
-
 import type { FactSheet } from '../facts/sheet.js';
-import { capitalize, charted, sentence, type Written } from './phrasing.js';
-
-const ofKind = <K extends Fact['kind']>(facts: readonly Fact[], kind: K): FactOf<K>[] =>
-  facts.filter((fact): fact is FactOf<K> => fact.kind === kind);
+import { capitalize, charted, ofKind, sentence, type Written } from './phrasing.js';
 
 /** Chart form: "97%", "99.1°F", "120/80 mmHg". */
 const unitText = (unit: string | undefined) =>

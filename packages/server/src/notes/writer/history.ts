@@ -9,15 +9,12 @@ import type { RosSystem } from '../facts/lexicon/ros-systems.js';
 import { systemOf } from '../facts/systems.js';
 import type { FactSheet } from '../facts/sheet.js';
 import { toThirdPerson, type Gender } from '../engines/extractive/rewrite.js';
-import { capitalize, charted, listOf, sentence, subjectWord, type Written } from './phrasing.js';
+import { capitalize, charted, listOf, ofKind, sentence, subjectWord, type Written } from './phrasing.js';
 
 /** "Hypertension" in running text is "hypertension"; an acronym ("COPD") stays as it is. */
 const lowerFirst = (text: string) => (/^[A-Z][a-z]/.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text);
 
 type Problem = FactOf<'problem'>;
-
-const ofKind = <K extends Fact['kind']>(facts: readonly Fact[], kind: K): FactOf<K>[] =>
-  facts.filter((fact): fact is FactOf<K> => fact.kind === kind);
 
 const patientsOwn = (fact: Fact) => fact.subject.type === 'patient';
 
@@ -129,6 +126,19 @@ export function reviewOfSystems(sheet: FactSheet): Written[] {
 const historyOf = (sheet: FactSheet, category: FactOf<'history'>['category']) =>
   ofKind(sheet.facts, 'history').filter((fact) => fact.category === category);
 
+/** One line per item: "type 2 diabetes" beside "type 2 diabetes mellitus" is the same item. */
+function distinct(items: readonly FactOf<'history'>[]): FactOf<'history'>[] {
+  const key = (fact: FactOf<'history'>) => fact.item.toLowerCase();
+  return items.filter(
+    (fact, index) =>
+      !items.some((other, otherIndex) => {
+        if (otherIndex === index) return false;
+        const [mine, theirs] = [key(fact), key(other)];
+        return theirs.startsWith(mine) && (theirs !== mine || otherIndex < index);
+      }),
+  );
+}
+
 /** Whether the story already says this item in its own words ("He had a prior lobectomy …"). */
 const inStory = (sheet: FactSheet, fact: FactOf<'history'>) =>
   ofKind(sheet.facts, 'narrative').some((narrative) =>
@@ -140,14 +150,14 @@ export function pastHistory(sheet: FactSheet, options: { storyHere: boolean }): 
   const written: Written[] = [];
   const untold = (fact: FactOf<'history'>) =>
     fact.polarity === 'present' && !(options.storyHere && inStory(sheet, fact));
-  const medical = historyOf(sheet, 'medical').filter(untold);
+  const medical = distinct(historyOf(sheet, 'medical').filter(untold));
   if (medical.length > 0) {
     written.push({
       text: sentence(`History of ${listOf(medical.map((fact) => charted(fact, lowerFirst(fact.item))))}`),
       facts: medical,
     });
   }
-  const surgical = historyOf(sheet, 'surgical').filter(untold);
+  const surgical = distinct(historyOf(sheet, 'surgical').filter(untold));
   if (surgical.length > 0) {
     written.push({
       text: sentence(`Surgical history: ${listOf(surgical.map((fact) => charted(fact, fact.item)))}`),

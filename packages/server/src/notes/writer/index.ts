@@ -5,35 +5,20 @@
  * part — the template's own section when it has one, else the nearest it has. Every sentence cites
  * the facts it states. Never adds a section key the template does not define.
  */
-import type { Template } from '@chartwright/protocol';
+import type { NoteStyle, Template } from '@chartwright/protocol';
 
 import type { Kind } from '../engines/extractive/lexicons.js';
 import { routeSections } from '../engines/extractive/sections.js';
 import type { FactSheet } from '../facts/sheet.js';
 import type { GeneratedSection } from '../generator.js';
 import { chartLists } from './chart-lists.js';
+import { conciseParts } from './concise.js';
 import { findingSentences } from './findings.js';
 import { familyHistory, pastHistory, presentIllness, reviewOfSystems, socialHistory } from './history.js';
 import { assessmentSentences, planSentences } from './assessment-plan.js';
-import { sentence, toNoteSentence, type Written } from './phrasing.js';
+import { chiefComplaint, labelled, toNoteSentence, type NoteParts, type Written } from './phrasing.js';
 
-type Parts = Partial<Record<Kind, Written[]>>;
-
-function chiefComplaint(sheet: FactSheet, ownSection: boolean): Written[] {
-  const reason = sheet.chiefComplaint;
-  if (reason === null) return [];
-  return [{ text: sentence(ownSection ? reason.text : `Chief complaint: ${reason.text}`), facts: reason.facts }];
-}
-
-/** A list in a section shared with other parts is one labelled line: "Medications: a; b." */
-function labelled(label: string, items: readonly Written[]): Written[] {
-  if (items.length === 0) return [];
-  const line = items.map((item) => item.text.replace(/\.$/, '')).join('; ');
-  return [{ text: `${label}: ${line}.`, facts: items.flatMap((item) => item.facts) }];
-}
-
-function parts(sheet: FactSheet, sectionOf: ReadonlyMap<Kind, string>): Parts {
-  const own = (kind: Kind) => sectionOf.get(kind) !== undefined && sectionOf.get(kind) !== sectionOf.get('hpi');
+function detailedParts(sheet: FactSheet, own: (kind: Kind) => boolean): NoteParts {
   const lists = chartLists(sheet);
   return {
     chief_complaint: chiefComplaint(sheet, own('chief_complaint')),
@@ -68,9 +53,11 @@ const PART_ORDER: readonly Kind[] = [
   'follow_up',
 ];
 
-export function writeNote(sheet: FactSheet, template: Template): GeneratedSection[] {
+export function writeNote(sheet: FactSheet, template: Template, style: NoteStyle): GeneratedSection[] {
   const { sectionOf } = routeSections(template);
-  const written = parts(sheet, sectionOf);
+  // A part has its own section when the template gives it one apart from the present illness.
+  const own = (kind: Kind) => sectionOf.get(kind) !== undefined && sectionOf.get(kind) !== sectionOf.get('hpi');
+  const written = style === 'concise' ? conciseParts(sheet, own) : detailedParts(sheet, own);
   const bySection = new Map<string, Written[]>(template.sections.map((section) => [section.key, []]));
   for (const kind of PART_ORDER) {
     const key = sectionOf.get(kind);

@@ -2,10 +2,15 @@
  * The small pieces every written sentence is made of: how the note names the patient, lists in
  * chart form, capitals, and the sentence object that carries the facts it states.
  */
-import type { Fact } from '@chartwright/protocol';
+import type { Fact, FactOf } from '@chartwright/protocol';
 
+import type { Kind } from '../engines/extractive/lexicons.js';
 import type { Gender } from '../engines/extractive/rewrite.js';
+import type { FactSheet } from '../facts/sheet.js';
 import type { NoteSentence } from '../generator.js';
+
+/** What each part of a note says, before the parts are filed under the template's sections. */
+export type NoteParts = Partial<Record<Kind, Written[]>>;
 
 /** A written sentence with the facts it states; its evidence is theirs. */
 export interface Written {
@@ -26,6 +31,9 @@ export function toNoteSentence({ text, facts }: Written): NoteSentence {
     facts: facts.map((fact) => fact.id),
   };
 }
+
+export const ofKind = <K extends Fact['kind']>(facts: readonly Fact[], kind: K): FactOf<K>[] =>
+  facts.filter((fact): fact is FactOf<K> => fact.kind === kind);
 
 /** What the EMR sent rather than the visit said (the free text `extra` is the caller's own words). */
 export const fromChart = (fact: Fact) =>
@@ -59,3 +67,17 @@ export function listOf(items: readonly string[], conjunction = 'and'): string {
 
 /** Ends a sentence with one full stop. */
 export const sentence = (text: string): string => `${capitalize(text.trim().replace(/[\s.,;:]+$/, ''))}.`;
+
+/** The reason for the visit: alone in its own section, labelled where it leads another. */
+export function chiefComplaint(sheet: FactSheet, ownSection: boolean): Written[] {
+  const reason = sheet.chiefComplaint;
+  if (reason === null) return [];
+  return [{ text: sentence(ownSection ? reason.text : `Chief complaint: ${reason.text}`), facts: reason.facts }];
+}
+
+/** A list in a section shared with other parts is one labelled line: "Medications: a; b." */
+export function labelled(label: string, items: readonly Written[]): Written[] {
+  if (items.length === 0) return [];
+  const line = items.map((item) => item.text.replace(/\.$/, '')).join('; ');
+  return [{ text: `${label}: ${line}.`, facts: items.flatMap((item) => item.facts) }];
+}

@@ -62,3 +62,38 @@ describe('the extractive engine, writing from the facts', () => {
     expect(fever).toMatchObject({ polarity: 'absent', subject: { type: 'patient' } });
   });
 });
+
+describe('the concise style', () => {
+  async function both(templateId: string) {
+    const template = findCuratedTemplate(templateId);
+    if (template === undefined) throw new Error(`no ${templateId} template`);
+    const conversation = parseConversation(VISIT);
+    const generate = (style: 'detailed' | 'concise') =>
+      extractiveGenerator.generate({ template, conversation, context: {}, style });
+    return { detailed: await generate('detailed'), concise: await generate('concise') };
+  }
+  const words = (note: GeneratedNote) =>
+    note.sections.flatMap((section) => section.sentences).reduce((sum, s) => sum + s.text.split(/\s+/).length, 0);
+
+  it('writes fewer words from the same facts, keeping the assessment and the plan', async () => {
+    const { detailed, concise } = await both('soap');
+    expect(words(concise)).toBeLessThan(words(detailed));
+    expect(sectionText(concise, 'assessment')).toMatch(/bronchitis/i);
+    expect(sectionText(concise, 'plan')).toMatch(/x-ray|follow up/i);
+    // Every concise sentence states facts the detailed note stated.
+    const detailedFacts = new Set(
+      detailed.sections.flatMap((section) => section.sentences.flatMap((s) => s.facts ?? [])),
+    );
+    for (const fact of concise.sections.flatMap((section) => section.sentences.flatMap((s) => s.facts ?? []))) {
+      expect(detailedFacts.has(fact), fact).toBe(true);
+    }
+  });
+
+  it('puts the complaint and its pertinent negatives in one line each, and a list on one line', async () => {
+    const { concise } = await both('soap');
+    const subjective = sectionText(concise, 'subjective');
+    expect(subjective).toMatch(/reports cough for about 2 weeks/i);
+    expect(subjective).toContain('Denies fever or chest pain.');
+    expect(subjective).toContain('Medications: Lisinopril 10 mg daily.');
+  });
+});

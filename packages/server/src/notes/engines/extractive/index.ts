@@ -17,7 +17,7 @@ export const extractiveGenerator: NoteGenerator = {
     return new Promise((resolve) => {
       options?.signal?.throwIfAborted();
       const sheet = extractFacts(input);
-      resolve({ sections: writeNote(sheet, input.template), facts: sheet.facts });
+      resolve({ sections: writeNote(sheet, input.template, input.style ?? 'detailed'), facts: sheet.facts });
     });
   },
 };
