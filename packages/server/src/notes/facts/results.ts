@@ -23,7 +23,7 @@ const INTERPRETATION =
   /\b(?:(?:do not|did not|does not|cannot|can not) see (?:any|a) (?:\w+ ){0,3}?(?:fracture|abnormalit\w+|dislocation|break|mass|blockage|tear|arthritis)\w*(?: or (?:\w+ )?\w+)?|no evidence of \w+(?: (?!or\b)\w+)?(?: or \w+(?: \w+)?)?|normal|abnormal|negative|positive|unremarkable|elevated|high|low|borderline|stable|improved|worse|better|no (?:fracture|dislocation|acute \w+|evidence of \w+|sign of \w+)|mild(?:ly)? \w+|fluid)\b/;
 /** A number that is not a time ("4 months ago") nor a date. */
 const VALUE =
-  /\b(\d+(?:\.\d+)?)(?![\d.])(?:\s*(%|percent\b|mg\/dl\b|mmol\/l\b|units?\b))?(?!\s*(?:months?|years?|weeks?|days?|hours?|minutes?|ago|times)\b)(?![\/-]\d)/;
+  /\b(\d+(?:\.\d+)?)(?![\d.])(?:\s*(%|percent\b|mg\/dl\b|mmol\/l\b|units?\b))?(?!\s*(?:months?|years?|weeks?|days?|hours?|minutes?|ago|times)\b)(?![/-]\d)/;
 
 /** A result in chart words from its parts ("x-ray: no fracture or bony abnormality"). */
 export function resultText(result: ResultSaid): string {
