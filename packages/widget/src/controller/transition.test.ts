@@ -13,7 +13,7 @@ import {
 } from './widget-state.js';
 
 const SESSION: WidgetSessionInfo = {
-  clinician: { id: 'cln_1', email: 'dr@clinic.example', emrUserId: 'emr-1' },
+  clinician: { id: 'cln_1', email: 'dr@clinic.example', emrUserId: 'emr-1', displayName: null },
   partner: { id: 'ptn_1', name: 'Clinic EMR' },
   environment: 'test',
   allowedOrigins: ['https://emr.example.com'],
