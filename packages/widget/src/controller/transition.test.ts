@@ -280,6 +280,21 @@ describe('the encounter and its patient', () => {
       { type: 'patient_accepted', patient: PATIENT },
       ready({ awaitingPatient: false, encounter: encounter({ patient: PATIENT }) }),
     ],
+    [
+      'refused patient details: the clinician is told what is wrong, the patient shown stays',
+      ready({ awaitingPatient: false, encounter: encounter({ patient: PATIENT }) }),
+      { type: 'patient_refused', problems: ['patient.id: must not be empty'] },
+      ready(
+        { awaitingPatient: false, encounter: encounter({ patient: PATIENT }) },
+        { patientProblems: ['patient.id: must not be empty'] },
+      ),
+    ],
+    [
+      'an accepted patient clears what was wrong with the last one',
+      ready({ encounter: encounter() }, { patientProblems: ['patient.name: is required'] }),
+      { type: 'patient_accepted', patient: PATIENT },
+      ready({ awaitingPatient: false, encounter: encounter({ patient: PATIENT }) }),
+    ],
     ['a patient with no encounter', ready(), { type: 'patient_accepted', patient: PATIENT }, 'unchanged'],
     [
       'another patient than the encounter’s: nothing of it is kept but its id',

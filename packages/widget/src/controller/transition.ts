@@ -37,6 +37,7 @@ export type WidgetEvent =
     }
   | { type: 'patient_accepted'; patient: PatientSummary }
   | { type: 'patient_mismatch' }
+  | { type: 'patient_refused'; problems: readonly string[] }
   | { type: 'context_set'; extraContext: string }
   // Consent, the microphone and the recording.
   | { type: 'consent_recorded'; consent: WidgetConsent }
@@ -195,10 +196,13 @@ const ENCOUNTER_HANDLERS = {
           },
     );
     const { phase } = accepted;
-    return phase.kind === 'closed' && phase.workspace !== null && accepted !== state
-      ? { ...accepted, phase: { kind: 'ready', workspace: phase.workspace } }
-      : accepted;
+    const reopened =
+      phase.kind === 'closed' && phase.workspace !== null && accepted !== state
+        ? { ...accepted, phase: { kind: 'ready', workspace: phase.workspace } as const }
+        : accepted;
+    return reopened.patientProblems.length === 0 ? reopened : { ...reopened, patientProblems: [] };
   },
+  patient_refused: (state, { problems }) => ({ ...state, patientProblems: problems }),
   patient_mismatch: (state) =>
     inWorkspace(state, (workspace) =>
       workspace.encounter === null

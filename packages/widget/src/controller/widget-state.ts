@@ -110,6 +110,11 @@ export interface WidgetState {
   extraContext: string;
   online: boolean;
   notice: Notice | null;
+  /**
+   * Why the EMR's last PATIENT_CONTEXT was refused, one `<field path>: <problem>` entry each (what
+   * WIDGET_ERROR INVALID_PATIENT_DATA told the EMR), so the clinician sees it too; empty once one is accepted.
+   */
+  patientProblems: readonly string[];
 }
 
 export const IDLE_RECORDER: RecorderState = {
@@ -125,6 +130,7 @@ export const INITIAL_STATE: WidgetState = {
   extraContext: '',
   online: true,
   notice: null,
+  patientProblems: [],
 };
 
 export function workspaceOf(state: WidgetState): Workspace | null {
