@@ -4,6 +4,14 @@ import { WIDGET_GENDERS } from '../widget/patient.js';
 import { normalizedEnum } from '../widget/fields.js';
 import { widgetMedicalContextSchema } from '../widget/medical-context.js';
 import { noteSectionsSchema } from '../widget/note-config.js';
+import {
+  SUPPORT_CLASSES,
+  factSchema,
+  noteVerificationSchema,
+  noteWarningSchema,
+  omissionSchema,
+  reviewFlagSchema,
+} from './facts.js';
 import { componentRegistry } from './registry.js';
 
 /** Longest conversation_text accepted: about four hours of continuous talk. */
@@ -57,6 +65,13 @@ export const noteSentenceSchema = z
       turns: z.array(z.int()).describe('Indexes (from 0) of the conversation turns that support the sentence.'),
       context: z.array(z.string()).describe('Context fields that support it, e.g. `context.allergies[0]`.'),
     }),
+    support: z
+      .enum(SUPPORT_CLASSES)
+      .optional()
+      .describe(
+        'How the cited facts support it: `stated`, `chart`, `inferred` or `unsupported`; absent when no verifier ran.',
+      ),
+    facts: z.array(z.string()).optional().describe('The ids of the facts it states (see `facts`, `include=facts`).'),
   })
   .register(componentRegistry, { id: 'NoteSentence' });
 
@@ -70,6 +85,23 @@ export const noteSectionResultSchema = z
   .register(componentRegistry, { id: 'NoteSection' });
 
 const engineSchema = z.object({ name: z.string(), version: z.string() });
+
+/** What every note carries beside its text, on the REST API and the widget API alike. */
+export const noteReviewShape = {
+  style: z.enum(NOTE_STYLES).describe('The style it was written in.'),
+  flags: z
+    .array(reviewFlagSchema)
+    .describe('What the clinician should check before signing (never part of the note text); [] when none.'),
+  omissions: z
+    .array(omissionSchema)
+    .describe('Clinically relevant facts of the visit the note does not state; [] when none.'),
+  warnings: z
+    .array(noteWarningSchema)
+    .describe('Why the note may be poor (not English, no clinical content, mostly uncertain words); [] when none.'),
+  verification: noteVerificationSchema
+    .nullable()
+    .describe('What the verifier did to the engine’s draft; null when no verifier ran.'),
+};
 
 export const noteSchema = z
   .object({
@@ -87,6 +119,13 @@ export const noteSchema = z
     input_sha256: z.string().describe('Hash of the inputs, to reproduce the note and compare versions.'),
     created_at: z.string(),
     expires_at: z.string().describe('When the note is deleted (retention).'),
+    ...noteReviewShape,
+    facts: z
+      .array(factSchema)
+      .optional()
+      .describe(
+        'The visit’s facts the note was written from; only when asked (`include: ["facts"]`, `?include=facts`).',
+      ),
   })
   .register(componentRegistry, { id: 'Note' });
 export type Note = z.infer<typeof noteSchema>;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 import { normalizedEnum } from '../widget/fields.js';
 import { WIDGET_DOCUMENT_TYPES } from '../widget/widget-messages.js';
+import { noteReviewShape } from './notes.js';
 import { componentRegistry } from './registry.js';
 import { realtimeSessionSchema } from './realtime-sessions.js';
 import { patientContextResultSchema, setPatientContextRequestSchema } from './widget-api.js';
@@ -119,6 +120,7 @@ export const widgetNoteSchema = z
     createdAt: z.string(),
     updatedAt: z.string(),
     expiresAt: z.string().describe('When the retention sweep deletes it (NOTES_RETENTION_DAYS after creation).'),
+    ...noteReviewShape,
   })
   .register(componentRegistry, { id: 'WidgetNote' });
 export type WidgetNote = z.infer<typeof widgetNoteSchema>;

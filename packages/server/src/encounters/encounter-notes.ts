@@ -47,6 +47,11 @@ export function noteView(record: EncounterNoteRecord): WidgetNote {
     createdAt: new Date(record.created_at).toISOString(),
     updatedAt: new Date(record.updated_at).toISOString(),
     expiresAt: new Date(record.expires_at).toISOString(),
+    style: 'detailed',
+    flags: [],
+    omissions: [],
+    warnings: [],
+    verification: null,
   };
 }
 

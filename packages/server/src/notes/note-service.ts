@@ -122,6 +122,11 @@ function noteFromRow(row: NoteRow): Note {
     input_sha256: row.input_sha256,
     created_at: new Date(row.created_at).toISOString(),
     expires_at: new Date(row.expires_at).toISOString(),
+    style: 'detailed',
+    flags: [],
+    omissions: [],
+    warnings: [],
+    verification: null,
   };
 }
 
