@@ -36,3 +36,11 @@ export function meterLevel(rms: number): number {
   const decibels = 20 * Math.log10(rms);
   return Math.min(1, Math.max(0, (decibels - METER_FLOOR_DB) / -METER_FLOOR_DB));
 }
+
+/** A section's sentences as the service wrote them, so a flag's sentence number finds its text. */
+export function sentencesOf(text: string): string[] {
+  return text
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map((sentence) => sentence.trim())
+    .filter((sentence) => sentence !== '');
+}
