@@ -201,6 +201,7 @@ describe.skipIf(missing.length > 0)('the widget in Chromium, embedded by an EMR 
     expect(second.sessionId).toBe(sessionId);
 
     await widget.getByRole('checkbox', { name: 'Send as PDF' }).check();
+    await widget.getByRole('textbox', { name: 'Referral to' }).fill('Dr. Lee, Respirology');
     await widget.getByRole('button', { name: 'Referral letter' }).click();
     await widget.getByRole('form', { name: 'Referral letter' }).getByRole('button', { name: 'Send to chart' }).click();
     const document = await nextMessage(page, 'PUSH_DOCUMENT');

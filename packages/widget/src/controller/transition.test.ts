@@ -162,6 +162,12 @@ describe('the widget session', () => {
       { type: 'token_refreshed', widgetSession: SESSION },
       'unchanged',
     ],
+    [
+      'the clinician’s profile saved',
+      ready(),
+      { type: 'profile_saved', clinician: { ...SESSION.clinician, displayName: 'Dr. Ana Rivera' } },
+      ready({ widgetSession: { ...SESSION, clinician: { ...SESSION.clinician, displayName: 'Dr. Ana Rivera' } } }),
+    ],
     ['a token over at start', INITIAL_STATE, { type: 'expired' }, at({ kind: 'expired', workspace: null })],
     [
       'a token over while working keeps the workspace',
@@ -451,6 +457,18 @@ describe('the note and documents', () => {
       withEncounter({ documents: [LETTER] }),
       { type: 'document_created', document: FORM },
       withEncounter({ documents: [FORM, LETTER] }),
+    ],
+    [
+      'a kind written again: its new revision replaces it, and goes first',
+      withEncounter({ documents: [FORM, LETTER] }),
+      { type: 'document_created', document: LETTER_2 },
+      withEncounter({ documents: [LETTER_2, FORM] }),
+    ],
+    [
+      'an edit restored: the document in its place',
+      withEncounter({ documents: [FORM, LETTER] }),
+      { type: 'document_saved', document: LETTER_2 },
+      withEncounter({ documents: [FORM, LETTER_2] }),
     ],
     [
       'a document saved and sent',

@@ -1,4 +1,10 @@
-import type { WidgetConsent, WidgetDocument, WidgetNote, WidgetSessionInfo } from '@chartwright/protocol';
+import type {
+  WidgetClinician,
+  WidgetConsent,
+  WidgetDocument,
+  WidgetNote,
+  WidgetSessionInfo,
+} from '@chartwright/protocol';
 
 import type { PatientSummary } from './patient-summary.js';
 import {
@@ -22,6 +28,7 @@ export type WidgetEvent =
   | { type: 'unreachable'; message: string }
   | { type: 'started'; widgetSession: WidgetSessionInfo }
   | { type: 'token_refreshed'; widgetSession: WidgetSessionInfo }
+  | { type: 'profile_saved'; clinician: WidgetClinician }
   | { type: 'expired' }
   | { type: 'closed' }
   // The encounter, its patient and the EMR's context.
@@ -60,6 +67,7 @@ export type WidgetEvent =
   | { type: 'note_section_edited'; key: string; text: string }
   | { type: 'note_sent'; note: WidgetNote }
   | { type: 'document_created'; document: WidgetDocument }
+  | { type: 'document_saved'; document: WidgetDocument }
   | { type: 'document_sent'; document: WidgetDocument }
   // Calls in flight, notices, the network.
   | { type: 'busy'; busy: Busy }
@@ -156,6 +164,11 @@ const SESSION_HANDLERS = {
     }
     return state;
   },
+  profile_saved: (state, { clinician }) =>
+    inWorkspace(state, (workspace) => ({
+      ...workspace,
+      widgetSession: { ...workspace.widgetSession, clinician },
+    })),
   expired: (state) => ({ ...state, phase: { kind: 'expired', workspace: workspaceOf(state) } }),
   closed: (state) => ({ ...state, phase: { kind: 'closed', workspace: workspaceOf(state) } }),
 } satisfies Partial<Handlers>;
@@ -265,8 +278,17 @@ const DOCUMENT_HANDLERS = {
       noteDraft: { ...note.sections },
       sentNoteRevision: note.revision,
     })),
+  // One document per kind: writing a kind again returns the same document at a new revision.
   document_created: (state, { document }) =>
-    inEncounter(state, (encounter) => ({ ...encounter, documents: [document, ...encounter.documents] })),
+    inEncounter(state, (encounter) => ({
+      ...encounter,
+      documents: [document, ...encounter.documents.filter((candidate) => candidate.id !== document.id)],
+    })),
+  document_saved: (state, { document }) =>
+    inEncounter(state, (encounter) => ({
+      ...encounter,
+      documents: encounter.documents.map((candidate) => (candidate.id === document.id ? document : candidate)),
+    })),
   document_sent: (state, { document }) =>
     inEncounter(state, (encounter) => ({
       ...encounter,

@@ -316,6 +316,14 @@ export class WidgetController {
     return this.documents.send(documentId, edit);
   }
 
+  restoreDocumentEdit(documentId: string): Promise<void> {
+    return this.documents.restoreEdit(documentId);
+  }
+
+  saveDisplayName(displayName: string): Promise<void> {
+    return this.documents.saveDisplayName(displayName);
+  }
+
   setOnline(online: boolean): void {
     this.store.dispatch({ type: 'online', online });
   }

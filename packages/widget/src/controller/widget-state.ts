@@ -31,7 +31,8 @@ export interface RecorderState {
 export type MicrophoneState = 'allowed' | 'unknown' | 'blocked_by_embedder' | 'denied' | 'unavailable';
 
 /** A call the clinician started that has not answered yet. */
-export type Busy = 'consent' | 'generating' | 'sending_note' | 'creating_document' | `document:${string}`;
+export type Busy =
+  'consent' | 'generating' | 'sending_note' | 'creating_document' | 'saving_profile' | `document:${string}`;
 
 export interface Notice {
   kind: 'error' | 'info';

@@ -131,9 +131,12 @@ function EncounterView({ controller, workspace, encounter, patient }: EncounterV
           busy={busy}
           canCreate={encounter.note !== null}
           sent={encounter.sentDocuments}
+          signature={workspace.widgetSession.clinician}
           actions={{
             create: (kind, options) => void controller.createDocument(kind, options),
             send: (documentId, edit) => void controller.sendDocument(documentId, edit),
+            restore: (documentId) => void controller.restoreDocumentEdit(documentId),
+            saveName: (displayName) => void controller.saveDisplayName(displayName),
           }}
         />
       </div>
