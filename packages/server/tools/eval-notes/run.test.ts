@@ -162,7 +162,9 @@ describe('parseArguments', () => {
     expect(() => parseArguments(['a', 'b'])).toThrow('give only one JSONL file');
     expect(() => parseArguments(['a', '--fast'])).toThrow('unknown option --fast');
     expect(() => parseArguments(['a', '--template'])).toThrow('--template needs a value');
-    expect(() => parseArguments(['a', '--style', 'brief'])).toThrow('unknown --style "brief"; known: detailed, concise');
+    expect(() => parseArguments(['a', '--style', 'brief'])).toThrow(
+      'unknown --style "brief"; known: detailed, concise',
+    );
   });
 
   it('reads the note style', () => {
