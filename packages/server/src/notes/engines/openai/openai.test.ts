@@ -278,7 +278,7 @@ describe('createOpenAiGenerator against an OpenAI-compatible server', () => {
     expect(offline.calls).toBe(1);
   });
 
-  it('drops hallucinated turn numbers and statements with no evidence left', async () => {
+  it('drops hallucinated turn numbers, and keeps statements with no evidence left, uncited', async () => {
     fake.script(
       json({
         sections: {
@@ -295,8 +295,9 @@ describe('createOpenAiGenerator against an OpenAI-compatible server', () => {
     const note = await engine().generate(input);
     expect(note.sections[0]?.sentences).toEqual([
       { text: 'Sore throat for three days.', evidence: { turns: [1], context: [] } },
+      { text: 'History of asthma.', evidence: { turns: [], context: [] } },
     ]);
-    expect(sentences(note, 'plan')).toEqual([]);
+    expect(sentences(note, 'plan')).toEqual(['Chest x-ray ordered.']);
     for (const sentence of note.sections.flatMap((section) => section.sentences)) {
       expect(sentence.evidence.turns.every((turn) => turn >= 0 && turn < conversation.turns.length)).toBe(true);
     }
