@@ -12,6 +12,7 @@ import {
   omissionSchema,
   reviewFlagSchema,
 } from './facts.js';
+import { noteSegmentsSchema, oneTranscript } from './note-segments.js';
 import { componentRegistry } from './registry.js';
 
 /** Longest conversation_text accepted: about four hours of continuous talk. */
@@ -19,6 +20,17 @@ export const MAX_CONVERSATION_CHARACTERS = 250_000;
 /** `detailed`: a full note, as ACI-Bench's clinicians write them; `concise`: a terse problem-oriented one. */
 export const NOTE_STYLES = ['detailed', 'concise'] as const;
 export type NoteStyle = (typeof NOTE_STYLES)[number];
+
+export const NOTE_STYLE_DEFAULT: NoteStyle = 'detailed';
+
+/** What a note may return beside itself when asked (`include`). */
+export const NOTE_INCLUDES = ['facts'] as const;
+export type NoteInclude = (typeof NOTE_INCLUDES)[number];
+
+const styleSchema = z
+  .enum(NOTE_STYLES)
+  .optional()
+  .describe('`detailed` (default): a full note; `concise`: terse problem-oriented lines, a primary-care note.');
 
 /** `template_id` that asks for a template built from `sections`. */
 export const CUSTOM_TEMPLATE_ID = 'custom';
@@ -42,9 +54,13 @@ export const createNoteRequestSchema = z
     conversation_text: z
       .string()
       .refine((text) => text.trim() !== '', { error: 'must not be empty' })
+      .optional()
       .describe(
-        'The visit as text: `[doctor] … [patient] …` tags, `Doctor:`/`Patient:` prefixes, timestamps or plain prose.',
+        'The visit as text: `[doctor] … [patient] …` tags, `Doctor:`/`Patient:` prefixes, timestamps or plain prose. Required unless `segments` is sent.',
       ),
+    segments: noteSegmentsSchema
+      .optional()
+      .describe('The visit as the realtime `final` segments, instead of `conversation_text`.'),
     sections: noteSectionsSchema
       .optional()
       .describe(`With template_id "${CUSTOM_TEMPLATE_ID}": the headings (key + label), as in the widget's noteConfig.`),
@@ -53,7 +69,14 @@ export const createNoteRequestSchema = z
       .optional()
       .describe('Allergies, medications, diagnoses, lab results, chief complaint, history, as in the widget.'),
     extra_context: z.string().max(20_000).optional().describe('Free text the note may draw on.'),
+    style: styleSchema,
+    include: z
+      .array(z.enum(NOTE_INCLUDES))
+      .max(NOTE_INCLUDES.length)
+      .optional()
+      .describe('`["facts"]` returns the visit’s facts (`facts`) beside the note.'),
   })
+  .superRefine(...oneTranscript('conversation_text', true))
   .register(componentRegistry, { id: 'CreateNoteRequest' });
 export type CreateNoteRequest = z.input<typeof createNoteRequestSchema>;
 export type CreateNoteParams = z.output<typeof createNoteRequestSchema>;
@@ -129,3 +152,19 @@ export const noteSchema = z
   })
   .register(componentRegistry, { id: 'Note' });
 export type Note = z.infer<typeof noteSchema>;
+
+/** GET /api/v1/notes/{id}: `?include=facts` (comma-separated, or the parameter repeated). */
+export const retrieveNoteQuerySchema = z.strictObject({
+  include: z
+    .union([z.string(), z.array(z.string())])
+    .transform((value) =>
+      (Array.isArray(value) ? value : [value])
+        .flatMap((part) => part.split(','))
+        .map((part) => part.trim())
+        .filter((part) => part !== ''),
+    )
+    .pipe(z.array(z.enum(NOTE_INCLUDES)))
+    .optional()
+    .describe('`facts`: the visit’s facts beside the note. Values comma-separated or the parameter repeated.'),
+});
+export type RetrieveNoteQuery = z.output<typeof retrieveNoteQuerySchema>;
