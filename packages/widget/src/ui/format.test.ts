@@ -49,6 +49,10 @@ describe('sentencesOf', () => {
       '- Rest',
       '- Fluids',
     ]);
+    expect(sentencesOf('Referred to Dr. Lee for review. Symptoms, e.g. cough, persist.')).toEqual([
+      'Referred to Dr. Lee for review.',
+      'Symptoms, e.g. cough, persist.',
+    ]);
     expect(sentencesOf('  ')).toEqual([]);
   });
 });

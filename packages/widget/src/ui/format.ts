@@ -39,8 +39,11 @@ export function meterLevel(rms: number): number {
 
 /** A section's sentences as the service wrote them, so a flag's sentence number finds its text. */
 export function sentencesOf(text: string): string[] {
-  return text
-    .split(/(?<=[.!?])\s+|\n+/)
-    .map((sentence) => sentence.trim())
-    .filter((sentence) => sentence !== '');
+  return (
+    text
+      // Not after a title or an abbreviation ("Dr. Lee", "e.g. fever"), nor before a lower-case word.
+      .split(/(?<=(?<!\b(?:Dr|Mr|Mrs|Ms|St|vs|approx|e\.g|i\.e))[.!?])\s+(?=[^\p{Ll}])|\n+/u)
+      .map((sentence) => sentence.trim())
+      .filter((sentence) => sentence !== '')
+  );
 }
