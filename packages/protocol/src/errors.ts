@@ -35,6 +35,10 @@ function code(type: ErrorType, description: string): ErrorCodeSpec {
 export const ERROR_CODES = Object.freeze({
   invalid_json: code('invalid_request_error', 'The body is not valid JSON.'),
   invalid_body: code('invalid_request_error', 'The body failed validation; `details` lists every problem.'),
+  invalid_query: code(
+    'invalid_request_error',
+    'A query parameter failed validation (unknown, or a value it does not take); `details` lists every problem.',
+  ),
   bad_request: code('invalid_request_error', 'The request is malformed at the HTTP level.'),
   unsupported_media_type: code('unsupported_media_type_error', 'The Content-Type is not application/json.'),
   request_too_large: code('request_too_large', 'The body is larger than the route accepts.'),
@@ -83,7 +87,10 @@ export const ERROR_CODES = Object.freeze({
     'invalid_request_error',
     'No template has the template_id given; GET /api/v1/templates lists them.',
   ),
-  conversation_too_long: code('request_too_large', 'conversation_text is longer than the service accepts.'),
+  conversation_too_long: code(
+    'request_too_large',
+    'The conversation (conversation_text, or the text of segments) is longer than the service accepts.',
+  ),
   encounter_not_found: code('not_found_error', 'No encounter with this id belongs to the widget session.'),
   patient_mismatch: code(
     'conflict_error',

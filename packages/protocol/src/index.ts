@@ -7,6 +7,7 @@ export * from './rest/endpoint-spec.js';
 export * from './rest/endpoints.js';
 export * from './rest/health.js';
 export * from './rest/facts.js';
+export * from './rest/note-segments.js';
 export * from './rest/notes.js';
 export * from './rest/openapi.js';
 export * from './rest/realtime-sessions.js';

@@ -32,4 +32,9 @@ export class AppError extends Error {
     );
     return new AppError('invalid_body', `Invalid ${subject.toLowerCase()}: ${named.join('; ')}`, { details });
   }
+
+  static invalidQuery(details: readonly ErrorDetail[]): AppError {
+    const named = details.map((detail) => (detail.path === '' ? detail.message : formatDetail(detail)));
+    return new AppError('invalid_query', `Invalid query: ${named.join('; ')}`, { details });
+  }
 }

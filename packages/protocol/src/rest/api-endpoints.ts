@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 import { BODY_ERRORS, type EndpointSpec } from './endpoint-spec.js';
-import { createNoteRequestSchema, noteSchema } from './notes.js';
+import { createNoteRequestSchema, noteSchema, retrieveNoteQuerySchema } from './notes.js';
 import { realtimeSessionSchema } from './realtime-sessions.js';
 import { createRealtimeTokenRequestSchema, realtimeTokenSchema } from './realtime-tokens.js';
 import { templateListSchema } from './templates.js';
@@ -36,8 +36,9 @@ export const API_ENDPOINTS = [
     summary: 'Retrieve a note made by this project environment',
     tag: 'Notes',
     auth: 'api_key',
+    query: { schema: retrieveNoteQuerySchema },
     success: { status: 200, description: 'The stored note.', schema: noteSchema },
-    errors: ['note_not_found'],
+    errors: ['invalid_query', 'note_not_found'],
   },
   {
     method: 'POST',

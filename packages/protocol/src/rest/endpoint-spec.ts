@@ -26,6 +26,8 @@ export interface EndpointSpec {
    */
   readonly errorEnvelope?: 'widget';
   readonly requestBody?: { readonly schema: z.ZodType; readonly required: boolean };
+  /** The query parameters it reads, each optional; unknown ones are refused (`invalid_query`). */
+  readonly query?: { readonly schema: z.ZodObject };
   readonly success: {
     readonly status: number;
     readonly description: string;

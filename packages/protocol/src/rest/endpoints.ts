@@ -27,6 +27,12 @@ export type EndpointParams<Id extends EndpointId> = Readonly<Record<PathParamete
 export type EndpointBody<Id extends EndpointId> =
   Endpoint<Id> extends { requestBody: { schema: infer Schema extends z.ZodType } } ? z.output<Schema> : undefined;
 
+/** An operation's validated query; the raw query for operations that declare none. */
+export type EndpointQuery<Id extends EndpointId> =
+  Endpoint<Id> extends { query: { schema: infer Schema extends z.ZodType } }
+    ? z.output<Schema>
+    : Readonly<Record<string, unknown>>;
+
 /** What an operation answers with on success. */
 export type EndpointResponse<Id extends EndpointId> = z.output<Endpoint<Id>['success']['schema']>;
 

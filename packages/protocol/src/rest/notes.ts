@@ -4,6 +4,15 @@ import { WIDGET_GENDERS } from '../widget/patient.js';
 import { normalizedEnum } from '../widget/fields.js';
 import { widgetMedicalContextSchema } from '../widget/medical-context.js';
 import { noteSectionsSchema } from '../widget/note-config.js';
+import {
+  SUPPORT_CLASSES,
+  factSchema,
+  noteVerificationSchema,
+  noteWarningSchema,
+  omissionSchema,
+  reviewFlagSchema,
+} from './facts.js';
+import { noteSegmentsSchema, oneTranscript } from './note-segments.js';
 import { componentRegistry } from './registry.js';
 
 /** Longest conversation_text accepted: about four hours of continuous talk. */
@@ -11,6 +20,17 @@ export const MAX_CONVERSATION_CHARACTERS = 250_000;
 /** `detailed`: a full note, as ACI-Bench's clinicians write them; `concise`: a terse problem-oriented one. */
 export const NOTE_STYLES = ['detailed', 'concise'] as const;
 export type NoteStyle = (typeof NOTE_STYLES)[number];
+
+export const NOTE_STYLE_DEFAULT: NoteStyle = 'detailed';
+
+/** What a note may return beside itself when asked (`include`). */
+export const NOTE_INCLUDES = ['facts'] as const;
+export type NoteInclude = (typeof NOTE_INCLUDES)[number];
+
+const styleSchema = z
+  .enum(NOTE_STYLES)
+  .optional()
+  .describe('`detailed` (default): a full note; `concise`: terse problem-oriented lines, a primary-care note.');
 
 /** `template_id` that asks for a template built from `sections`. */
 export const CUSTOM_TEMPLATE_ID = 'custom';
@@ -34,9 +54,13 @@ export const createNoteRequestSchema = z
     conversation_text: z
       .string()
       .refine((text) => text.trim() !== '', { error: 'must not be empty' })
+      .optional()
       .describe(
-        'The visit as text: `[doctor] … [patient] …` tags, `Doctor:`/`Patient:` prefixes, timestamps or plain prose.',
+        'The visit as text: `[doctor] … [patient] …` tags, `Doctor:`/`Patient:` prefixes, timestamps or plain prose. Required unless `segments` is sent.',
       ),
+    segments: noteSegmentsSchema
+      .optional()
+      .describe('The visit as the realtime `final` segments, instead of `conversation_text`.'),
     sections: noteSectionsSchema
       .optional()
       .describe(`With template_id "${CUSTOM_TEMPLATE_ID}": the headings (key + label), as in the widget's noteConfig.`),
@@ -45,7 +69,14 @@ export const createNoteRequestSchema = z
       .optional()
       .describe('Allergies, medications, diagnoses, lab results, chief complaint, history, as in the widget.'),
     extra_context: z.string().max(20_000).optional().describe('Free text the note may draw on.'),
+    style: styleSchema,
+    include: z
+      .array(z.enum(NOTE_INCLUDES))
+      .max(NOTE_INCLUDES.length)
+      .optional()
+      .describe('`["facts"]` returns the visit’s facts (`facts`) beside the note.'),
   })
+  .superRefine(...oneTranscript('conversation_text', true))
   .register(componentRegistry, { id: 'CreateNoteRequest' });
 export type CreateNoteRequest = z.input<typeof createNoteRequestSchema>;
 export type CreateNoteParams = z.output<typeof createNoteRequestSchema>;
@@ -57,6 +88,13 @@ export const noteSentenceSchema = z
       turns: z.array(z.int()).describe('Indexes (from 0) of the conversation turns that support the sentence.'),
       context: z.array(z.string()).describe('Context fields that support it, e.g. `context.allergies[0]`.'),
     }),
+    support: z
+      .enum(SUPPORT_CLASSES)
+      .optional()
+      .describe(
+        'How the cited facts support it: `stated`, `chart`, `inferred` or `unsupported`; absent when no verifier ran.',
+      ),
+    facts: z.array(z.string()).optional().describe('The ids of the facts it states (see `facts`, `include=facts`).'),
   })
   .register(componentRegistry, { id: 'NoteSentence' });
 
@@ -70,6 +108,23 @@ export const noteSectionResultSchema = z
   .register(componentRegistry, { id: 'NoteSection' });
 
 const engineSchema = z.object({ name: z.string(), version: z.string() });
+
+/** What every note carries beside its text, on the REST API and the widget API alike. */
+export const noteReviewShape = {
+  style: z.enum(NOTE_STYLES).describe('The style it was written in.'),
+  flags: z
+    .array(reviewFlagSchema)
+    .describe('What the clinician should check before signing (never part of the note text); [] when none.'),
+  omissions: z
+    .array(omissionSchema)
+    .describe('Clinically relevant facts of the visit the note does not state; [] when none.'),
+  warnings: z
+    .array(noteWarningSchema)
+    .describe('Why the note may be poor (not English, no clinical content, mostly uncertain words); [] when none.'),
+  verification: noteVerificationSchema
+    .nullable()
+    .describe('What the verifier did to the engine’s draft; null when no verifier ran.'),
+};
 
 export const noteSchema = z
   .object({
@@ -87,6 +142,29 @@ export const noteSchema = z
     input_sha256: z.string().describe('Hash of the inputs, to reproduce the note and compare versions.'),
     created_at: z.string(),
     expires_at: z.string().describe('When the note is deleted (retention).'),
+    ...noteReviewShape,
+    facts: z
+      .array(factSchema)
+      .optional()
+      .describe(
+        'The visit’s facts the note was written from; only when asked (`include: ["facts"]`, `?include=facts`).',
+      ),
   })
   .register(componentRegistry, { id: 'Note' });
 export type Note = z.infer<typeof noteSchema>;
+
+/** GET /api/v1/notes/{id}: `?include=facts` (comma-separated, or the parameter repeated). */
+export const retrieveNoteQuerySchema = z.strictObject({
+  include: z
+    .union([z.string(), z.array(z.string())])
+    .transform((value) =>
+      (Array.isArray(value) ? value : [value])
+        .flatMap((part) => part.split(','))
+        .map((part) => part.trim())
+        .filter((part) => part !== ''),
+    )
+    .pipe(z.array(z.enum(NOTE_INCLUDES)))
+    .optional()
+    .describe('`facts`: the visit’s facts beside the note. Values comma-separated or the parameter repeated.'),
+});
+export type RetrieveNoteQuery = z.output<typeof retrieveNoteQuerySchema>;

@@ -23,12 +23,50 @@ describe('the OpenAPI document', () => {
   it('lists every path parameter of every operation as a required string, and none elsewhere', () => {
     for (const spec of REST_ENDPOINTS) {
       const names = pathParameterNames(spec.path);
-      const parameters = operationOf(spec)?.parameters;
-      if (names.length === 0) expect(parameters, spec.operationId).toBeUndefined();
+      const parameters = operationOf(spec)?.parameters?.filter((parameter) => parameter.in === 'path');
+      if (names.length === 0) expect(parameters ?? [], spec.operationId).toEqual([]);
       else
         expect(parameters, spec.operationId).toEqual(
           names.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
         );
+    }
+  });
+
+  it('lists the query parameters an operation declares, each optional', () => {
+    for (const spec of REST_ENDPOINTS) {
+      const inQuery = (operationOf(spec)?.parameters ?? []).filter((parameter) => parameter.in === 'query');
+      expect(
+        inQuery.map((parameter) => parameter.name),
+        spec.operationId,
+      ).toEqual(Object.keys(('query' in spec ? spec.query.schema.shape : undefined) ?? {}));
+      for (const parameter of inQuery) expect(parameter.required).toBe(false);
+    }
+    const retrieve = document.paths['/api/v1/notes/{id}']?.['get'];
+    expect(retrieve?.parameters?.map((parameter) => `${parameter.in}:${parameter.name}`)).toEqual([
+      'path:id',
+      'query:include',
+    ]);
+  });
+
+  it('documents the note fields of issue 14: style, include and segments in, review fields out', () => {
+    const schemas = (document as unknown as { components: { schemas: Record<string, { properties?: object }> } })
+      .components.schemas;
+    const create = document.paths['/api/v1/notes']?.['post'] as unknown as {
+      requestBody: { content: { 'application/json': { schema: { properties: Record<string, unknown> } } } };
+    };
+    const body = create.requestBody.content['application/json'].schema.properties;
+    expect(Object.keys(body)).toEqual(expect.arrayContaining(['style', 'include', 'segments', 'conversation_text']));
+    for (const field of ['style', 'flags', 'omissions', 'warnings', 'verification', 'facts']) {
+      expect(Object.keys(schemas['Note']?.properties ?? {})).toContain(field);
+    }
+    for (const field of ['style', 'flags', 'omissions', 'warnings', 'verification']) {
+      expect(Object.keys(schemas['WidgetNote']?.properties ?? {})).toContain(field);
+    }
+    expect(Object.keys(schemas['NoteSentence']?.properties ?? {})).toEqual(
+      expect.arrayContaining(['support', 'facts']),
+    );
+    for (const id of ['Fact', 'ReviewFlag', 'Omission', 'NoteWarning', 'NoteVerification', 'NoteSegment']) {
+      expect(schemas[id], id).toBeDefined();
     }
   });
 

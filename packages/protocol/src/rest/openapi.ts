@@ -61,11 +61,21 @@ function errorResponses(spec: EndpointSpec): JsonObject {
   return responses;
 }
 
-/** Every `{name}` segment of the path, a required string. */
-function pathParameters(spec: EndpointSpec): JsonObject {
-  const names = pathParameterNames(spec.path);
-  if (names.length === 0) return {};
-  return { parameters: names.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })) };
+/** Every `{name}` segment of the path, a required string; then the query parameters, each optional. */
+function parameters(spec: EndpointSpec): JsonObject {
+  const inPath = pathParameterNames(spec.path).map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
+  const shape: Record<string, z.ZodType> = spec.query?.schema.shape ?? {};
+  const inQuery = Object.entries(shape).map(([name, schema]) => {
+    const { description, ...json } = schemaRef(schema, 'input');
+    return { name, in: 'query', required: false, ...(description === undefined ? {} : { description }), schema: json };
+  });
+  const all = [...inPath, ...inQuery];
+  return all.length === 0 ? {} : { parameters: all };
 }
 
 function operation(spec: EndpointSpec): JsonObject {
@@ -74,7 +84,7 @@ function operation(spec: EndpointSpec): JsonObject {
     summary: spec.summary,
     tags: [spec.tag],
     security: SECURITY[spec.auth],
-    ...pathParameters(spec),
+    ...parameters(spec),
     responses: {
       // 204 No Content has no body to describe.
       [String(spec.success.status)]:

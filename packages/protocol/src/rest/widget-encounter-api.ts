@@ -2,6 +2,8 @@ import { z } from 'zod';
 
 import { normalizedEnum } from '../widget/fields.js';
 import { WIDGET_DOCUMENT_TYPES } from '../widget/widget-messages.js';
+import { noteSegmentsSchema, oneTranscript } from './note-segments.js';
+import { NOTE_STYLES, noteReviewShape } from './notes.js';
 import { componentRegistry } from './registry.js';
 import { realtimeSessionSchema } from './realtime-sessions.js';
 import { patientContextResultSchema, setPatientContextRequestSchema } from './widget-api.js';
@@ -86,12 +88,20 @@ export const generateWidgetNoteRequestSchema = z
       .refine((text) => text.trim() !== '', { error: 'must not be empty' })
       .optional()
       .describe('A typed visit to write the note from instead of the encounter’s recorded transcript.'),
+    segments: noteSegmentsSchema
+      .optional()
+      .describe('The visit as realtime `final` segments, instead of the recorded transcript or conversationText.'),
     extraContext: z
       .string()
       .max(WIDGET_ENCOUNTER_LIMITS.extraContextMaxLength)
       .optional()
       .describe('The SET_CONTEXT free text the note may draw on.'),
+    style: z
+      .enum(NOTE_STYLES)
+      .optional()
+      .describe('`detailed` (default): a full note; `concise`: terse problem-oriented lines.'),
   })
+  .superRefine(...oneTranscript('conversationText', false))
   .register(componentRegistry, { id: 'GenerateWidgetNoteRequest' });
 export type GenerateWidgetNoteRequest = z.input<typeof generateWidgetNoteRequestSchema>;
 export type GenerateWidgetNoteParams = z.output<typeof generateWidgetNoteRequestSchema>;
@@ -119,6 +129,7 @@ export const widgetNoteSchema = z
     createdAt: z.string(),
     updatedAt: z.string(),
     expiresAt: z.string().describe('When the retention sweep deletes it (NOTES_RETENTION_DAYS after creation).'),
+    ...noteReviewShape,
   })
   .register(componentRegistry, { id: 'WidgetNote' });
 export type WidgetNote = z.infer<typeof widgetNoteSchema>;

@@ -2,6 +2,7 @@ import type {
   CreateNoteParams,
   GenerateWidgetNoteParams,
   Note,
+  ReviewFlag,
   StoredPatientContext,
   UpdateWidgetNoteParams,
   WidgetNote,
@@ -10,12 +11,19 @@ import type {
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import type { ResolvedTemplate } from '../notes/template-resolution.js';
-import { checkConversationLength, type NoteInput, type NoteService } from '../notes/note-service.js';
+import { noteReviewOf } from '../notes/note-records.js';
+import {
+  checkConversationLength,
+  checkSegmentsLength,
+  type NoteInput,
+  type NoteService,
+} from '../notes/note-service.js';
 import { renderSectionTexts } from '../notes/render.js';
 import type { WidgetSession } from '../partners/widget-sessions.js';
 import type { EncounterNoteRecord, EncounterNoteRow } from '../store/encounter-notes.js';
 import type { EncounterRow } from '../store/encounters.js';
 import type { Repositories } from '../store/repositories.js';
+import { segmentsText } from '../text/segment-conversation.js';
 import { encounterTemplateOf } from './encounter-template.js';
 import { applyKeyedEdits, checkRevision, revisionConflict } from './keyed-edits.js';
 import { patientContextOf, requireOwnedEncounter } from './owned-encounter.js';
@@ -29,8 +37,17 @@ export interface StoredNoteSection {
   text: string;
 }
 
+/** Flags name their section by the template's key; the widget knows it by the host's. */
+function hostFlags(flags: readonly ReviewFlag[], sections: readonly StoredNoteSection[]): ReviewFlag[] {
+  const hostKeys = new Map(sections.map((section) => [section.templateKey, section.key]));
+  return flags.map((flag) =>
+    flag.section === null ? flag : { ...flag, section: hostKeys.get(flag.section) ?? flag.section },
+  );
+}
+
 export function noteView(record: EncounterNoteRecord): WidgetNote {
   const sections = JSON.parse(record.sections) as StoredNoteSection[];
+  const review = noteReviewOf(record);
   return {
     id: record.id,
     sessionId: record.encounter_id,
@@ -47,6 +64,8 @@ export function noteView(record: EncounterNoteRecord): WidgetNote {
     createdAt: new Date(record.created_at).toISOString(),
     updatedAt: new Date(record.updated_at).toISOString(),
     expiresAt: new Date(record.expires_at).toISOString(),
+    ...review,
+    flags: hostFlags(review.flags, sections),
   };
 }
 
@@ -62,20 +81,30 @@ function notePatientOf(context: StoredPatientContext): NonNullable<CreateNotePar
   };
 }
 
-/** The note's input: the encounter's stored template, its patient and context, and the conversation. */
+/** The visit a note is written from: what the request sent (text or segments), else the recording. */
+interface Visit {
+  input: Pick<NoteInput, 'conversation_text' | 'segments'>;
+  /** The conversation as text: PUSH_NOTE.transcript. */
+  transcript: string;
+  source: EncounterNoteRow['source'];
+}
+
+/** The note's input: the encounter's stored template, its patient and context, and the visit. */
 function noteInput(
   encounter: EncounterRow,
   template: ResolvedTemplate,
-  conversation: string,
-  extraContext: string | undefined,
+  visit: Visit,
+  request: GenerateWidgetNoteParams,
 ): NoteInput {
   const context = patientContextOf(encounter);
+  const { extraContext, style } = request;
   return {
     template: template.template,
-    conversation_text: conversation,
+    ...visit.input,
     ...(context === null ? {} : { patient: notePatientOf(context) }),
     ...(context?.context === undefined ? {} : { context: context.context }),
     ...(extraContext === undefined || extraContext.trim() === '' ? {} : { extra_context: extraContext }),
+    ...(style === undefined ? {} : { style }),
   };
 }
 
@@ -108,23 +137,12 @@ export class EncounterNoteService {
     signal?: AbortSignal,
   ): Promise<WidgetNote> {
     const encounter = await requireOwnedEncounter(this.deps.repositories.encounters, widgetSession, encounterId);
-    const typed = request.conversationText;
-    const conversation = typed ?? (await this.deps.transcripts.forEncounter(encounter.id)).text;
-    if (conversation.trim() === '') {
-      throw new AppError(
-        'transcript_empty',
-        'The encounter has no transcript yet: record the visit, or send the visit as conversationText.',
-      );
-    }
-    checkConversationLength(
-      conversation,
-      typed === undefined ? { name: 'the transcript' } : { name: 'conversationText', path: 'conversationText' },
-    );
+    const visit = await this.visitOf(encounter, request);
     const template = encounterTemplateOf(encounter);
     const note = await this.deps.notes.generate(
       { projectId: encounter.project_id, environment: encounter.environment },
-      noteInput(encounter, template, conversation, request.extraContext),
-      signal,
+      noteInput(encounter, template, visit, request),
+      signal === undefined ? {} : { signal },
     );
     const sections = hostSections(template.sectionKeys, note);
     const createdAt = Date.parse(note.created_at);
@@ -134,8 +152,8 @@ export class EncounterNoteService {
       revision: 1,
       sections: JSON.stringify(sections),
       note_text: renderSectionTexts(sections),
-      transcript: conversation,
-      source: typed === undefined ? 'transcript' : 'conversation_text',
+      transcript: visit.transcript,
+      source: visit.source,
       created_at: createdAt,
       updated_at: createdAt,
       expires_at: Date.parse(note.expires_at),
@@ -148,7 +166,41 @@ export class EncounterNoteService {
       engine_name: note.engine.name,
       engine_version: note.engine.version,
       fallback: note.fallback === null ? null : JSON.stringify(note.fallback),
+      style: note.style,
+      flags: JSON.stringify(note.flags),
+      omissions: JSON.stringify(note.omissions),
+      warnings: JSON.stringify(note.warnings),
+      verification: note.verification === null ? null : JSON.stringify(note.verification),
     });
+  }
+
+  /**
+   * The visit as the request sent it (`segments` or `conversationText`, both recorded as source
+   * `conversation_text`: sent by the widget), else the encounter's recorded transcript.
+   */
+  private async visitOf(encounter: EncounterRow, request: GenerateWidgetNoteParams): Promise<Visit> {
+    if (request.segments !== undefined) {
+      checkSegmentsLength(request.segments, 'segments');
+      const { segments } = request;
+      return { input: { segments }, transcript: segmentsText(segments), source: 'conversation_text' };
+    }
+    const typed = request.conversationText;
+    const conversation = typed ?? (await this.deps.transcripts.forEncounter(encounter.id)).text;
+    if (conversation.trim() === '') {
+      throw new AppError(
+        'transcript_empty',
+        'The encounter has no transcript yet: record the visit, or send the visit as conversationText or segments.',
+      );
+    }
+    checkConversationLength(
+      conversation,
+      typed === undefined ? { name: 'the transcript' } : { name: 'conversationText', path: 'conversationText' },
+    );
+    return {
+      input: { conversation_text: conversation },
+      transcript: conversation,
+      source: typed === undefined ? 'transcript' : 'conversation_text',
+    };
   }
 
   /** Saves edited section texts as the next revision; sections left out keep their text. */

@@ -267,7 +267,62 @@ describe.each(TEST_DIALECTS)('widget encounter records on %s', (dialect) => {
       expect(note.sections['hpi']).toContain('itches');
     });
 
+    it('writes the visit sent as realtime segments, in the style asked, and answers the review fields', async () => {
+      const note = await generateNote({
+        style: 'concise',
+        segments: [
+          { id: 'seg_000001', speaker: 'clinician', text: 'How is the rash?', startMs: 0, endMs: 900, channel: 0 },
+          {
+            speaker: 'patient',
+            text: 'It itches at night.',
+            words: [
+              { word: 'it', confidence: 0.9 },
+              { word: 'itches', confidence: 0.35 },
+              { word: 'at', confidence: 0.9 },
+              { word: 'night', confidence: 0.92 },
+            ],
+          },
+        ],
+      });
+      expect(note).toMatchObject({
+        style: 'concise',
+        source: 'conversation_text',
+        transcript: 'Clinician: How is the rash?\nPatient: It itches at night.',
+        flags: [],
+        omissions: [],
+        warnings: [],
+        verification: null,
+      });
+      expect(note.sections['hpi']).toContain('itches');
+      // Kept with the note: the encounter's list and the REST note say the same.
+      const [listed] = (await call('GET', '/notes')).json<WidgetNoteList>().notes;
+      expect(listed).toEqual(note);
+      const stored = await h.request({ method: 'GET', url: `/api/v1/notes/${note.id}`, key: h.project.testKey });
+      expect(stored.json<{ style: string }>().style).toBe('concise');
+      // The recorded transcript stays the default, written detailed.
+      expect(await generateNote()).toMatchObject({ style: 'detailed', source: 'transcript' });
+    });
+
     it('refuses to choose another template, and bad bodies, naming the field', async () => {
+      expectWidgetError(
+        await call('POST', '/notes', { conversationText: 'Patient: A cough.', segments: [{ text: 'A cough.' }] }),
+        400,
+        'invalid_body',
+        ['segments'],
+      );
+      expectWidgetError(
+        await call('POST', '/notes', { segments: [{ text: 'a', speaker: 'nurse' }] }),
+        400,
+        'invalid_body',
+        ['segments[0].speaker'],
+      );
+      expectWidgetError(await call('POST', '/notes', { style: 'short' }), 400, 'invalid_body', ['style']);
+      expectWidgetError(
+        await call('POST', '/notes', { segments: Array.from({ length: 3 }, () => ({ text: 'a'.repeat(100_000) })) }),
+        413,
+        'conversation_too_long',
+        ['segments'],
+      );
       expectWidgetError(await call('POST', '/notes', { template_id: 'soap' }), 400, 'invalid_body', ['template_id']);
       expectWidgetError(await call('POST', '/notes', { conversationText: '  ' }), 400, 'invalid_body', [
         'conversationText',

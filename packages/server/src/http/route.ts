@@ -6,6 +6,7 @@ import {
   type EndpointId,
   type EndpointIdWithAuth,
   type EndpointParams,
+  type EndpointQuery,
   type EndpointResponse,
 } from '@chartwright/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -61,7 +62,8 @@ export interface RouteCall<Id extends EndpointId, Principal> {
   /** Validated with the operation's body schema; undefined for operations that take none. */
   body: EndpointBody<Id>;
   params: EndpointParams<Id>;
-  query: Readonly<Record<string, unknown>>;
+  /** Validated with the operation's query schema; the raw query for operations that declare none. */
+  query: EndpointQuery<Id>;
   principal: Principal;
   request: FastifyRequest;
   reply: FastifyReply;
@@ -90,6 +92,7 @@ export function route<Auth extends EndpointAuth, Principal, Id extends EndpointI
   const path = fastifyPath(spec);
   if (!path.startsWith(app.prefix)) throw new Error(`${operationId} (${spec.path}) is outside ${app.prefix}`);
   const bodySchema = spec.requestBody?.schema;
+  const querySchema = spec.query?.schema;
   app.route({
     method: spec.method,
     url: path.slice(app.prefix.length),
@@ -100,12 +103,18 @@ export function route<Auth extends EndpointAuth, Principal, Id extends EndpointI
         if (!parsed.ok) throw AppError.invalidBody(parsed.details);
         body = parsed.value;
       }
+      let query: unknown = request.query;
+      if (querySchema !== undefined) {
+        const parsed = validate(querySchema, request.query ?? {});
+        if (!parsed.ok) throw AppError.invalidQuery(parsed.details);
+        query = parsed.value;
+      }
       reply.code(spec.success.status);
       if (spec.success.contentType !== undefined) reply.type(spec.success.contentType);
       const result = await handler({
         body: body as EndpointBody<Id>,
         params: request.params as EndpointParams<Id>,
-        query: request.query as Readonly<Record<string, unknown>>,
+        query: query as EndpointQuery<Id>,
         principal: request.principal as Principal,
         request,
         reply,

@@ -3,8 +3,11 @@ import { createHash } from 'node:crypto';
 import {
   CUSTOM_TEMPLATE_ID,
   MAX_CONVERSATION_CHARACTERS,
+  NOTE_STYLE_DEFAULT,
   type CreateNoteParams,
   type Note,
+  type NoteInclude,
+  type NoteSegment,
   type Template,
 } from '@chartwright/protocol';
 
@@ -14,9 +17,12 @@ import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import type { NoteRow } from '../store/notes.js';
 import type { Repositories } from '../store/repositories.js';
-import type { GeneratedSection, NoteContext, NoteProducer } from './generator.js';
+import type { Conversation } from '../text/conversation.js';
 import { parseConversation } from '../text/parse-conversation.js';
-import { renderNote, sectionText } from './render.js';
+import { conversationFromSegments, segmentsLength } from '../text/segment-conversation.js';
+import type { NoteContext, NoteProducer } from './generator.js';
+import { noteFromRow, reviewColumns, type HostKeys } from './note-records.js';
+import { renderNote } from './render.js';
 import { resolveTemplate } from './template-resolution.js';
 import { findCuratedTemplate } from './templates.js';
 
@@ -30,13 +36,6 @@ function canonicalJson(value: unknown): string {
     return `{${entries.map(([key, entry]) => `${JSON.stringify(key)}:${canonicalJson(entry)}`).join(',')}}`;
   }
   return JSON.stringify(value);
-}
-
-/** Engines cite context by its place in NoteContext; callers sent it as `context`, `extra_context`. */
-function callerContextPath(path: string): string {
-  if (path.startsWith('medical')) return `context${path.slice('medical'.length)}`;
-  if (path === 'extra') return 'extra_context';
-  return path;
 }
 
 /**
@@ -54,17 +53,40 @@ export function checkConversationLength(conversation: string, source: { name: st
   );
 }
 
-/** What a note is written from once its template is known. */
-export type NoteInput = Omit<CreateNoteParams, 'template_id' | 'sections'> & { template: Template };
+/** Refuses segments whose text is longer than MAX_CONVERSATION_CHARACTERS in all, naming the field. */
+export function checkSegmentsLength(segments: readonly NoteSegment[], path: string): void {
+  const length = segmentsLength(segments);
+  if (length <= MAX_CONVERSATION_CHARACTERS) return;
+  throw new AppError(
+    'conversation_too_long',
+    `The text of ${path} has ${length} characters; the limit is ${MAX_CONVERSATION_CHARACTERS}.`,
+    { details: [{ path, message: `must hold at most ${MAX_CONVERSATION_CHARACTERS} characters of text` }] },
+  );
+}
 
-function templateFor(params: CreateNoteParams): Template {
+/** What a note is written from once its template is known: the visit as text or as segments. */
+export type NoteInput = Omit<CreateNoteParams, 'template_id' | 'sections' | 'include'> & {
+  template: Template;
+  /** The caller's key for each template section, when it named its own (`custom` sections). */
+  hostKeys?: HostKeys;
+};
+
+function conversationOf(input: NoteInput): Conversation {
+  return input.segments === undefined
+    ? parseConversation(input.conversation_text ?? '')
+    : conversationFromSegments(input.segments);
+}
+
+function templateFor(params: CreateNoteParams): { template: Template; hostKeys?: HostKeys } {
   if (params.template_id === CUSTOM_TEMPLATE_ID) {
     if (params.sections === undefined) {
       throw AppError.invalidBody([
         { path: 'sections', message: `is required with template_id "${CUSTOM_TEMPLATE_ID}"` },
       ]);
     }
-    return resolveTemplate(params.sections).template;
+    // The SOAP labels resolve to the curated template, whose sections then answer under the caller's keys.
+    const { template, sectionKeys } = resolveTemplate(params.sections);
+    return { template, hostKeys: new Map(sectionKeys.map((section) => [section.templateKey, section.hostKey])) };
   }
   if (params.sections !== undefined) {
     throw AppError.invalidBody([
@@ -77,7 +99,7 @@ function templateFor(params: CreateNoteParams): Template {
       details: [{ path: 'template_id', message: 'is not a template id; GET /api/v1/templates lists them' }],
     });
   }
-  return template;
+  return { template };
 }
 
 /** SHA-256 of everything the note was written from, so a note can be reproduced and versions compared. */
@@ -88,6 +110,8 @@ function inputHash(input: NoteInput): string {
       canonicalJson({
         template: { id: template.id, version: template.version, sections: template.sections },
         conversation_text: input.conversation_text,
+        segments: input.segments,
+        style: input.style ?? NOTE_STYLE_DEFAULT,
         patient: input.patient,
         context: input.context,
         extra_context: input.extra_context,
@@ -96,33 +120,18 @@ function inputHash(input: NoteInput): string {
     .digest('hex');
 }
 
-/** A generated section as the API returns it: its text, and each sentence's evidence as the caller named it. */
-function sectionResult(section: GeneratedSection): Note['sections'][number] {
+function noteContextOf(input: NoteInput): NoteContext {
   return {
-    key: section.key,
-    label: section.label,
-    text: sectionText(section),
-    sentences: section.sentences.map((sentence) => ({
-      text: sentence.text,
-      evidence: { turns: sentence.evidence.turns, context: sentence.evidence.context.map(callerContextPath) },
-    })),
+    ...(input.patient === undefined ? {} : { patient: input.patient }),
+    ...(input.context === undefined ? {} : { medical: input.context }),
+    ...(input.extra_context === undefined ? {} : { extra: input.extra_context }),
   };
 }
 
-function noteFromRow(row: NoteRow): Note {
-  return {
-    id: row.id,
-    object: 'note',
-    template_id: row.template_id,
-    template_version: row.template_version,
-    note: row.note_text,
-    sections: JSON.parse(row.sections) as Note['sections'],
-    engine: { name: row.engine_name, version: row.engine_version },
-    fallback: row.fallback === null ? null : (JSON.parse(row.fallback) as Note['fallback']),
-    input_sha256: row.input_sha256,
-    created_at: new Date(row.created_at).toISOString(),
-    expires_at: new Date(row.expires_at).toISOString(),
-  };
+export interface GenerateOptions {
+  signal?: AbortSignal;
+  /** What to return beside the note (it is stored either way). */
+  include?: readonly NoteInclude[];
 }
 
 /** Generates notes, stores them for the retention period, and serves them to the environment that made them. */
@@ -136,22 +145,20 @@ export class NoteService {
 
   /** POST /api/v1/notes: the caller names the template (or sends its sections). */
   async create(scope: ProjectScope, params: CreateNoteParams, signal?: AbortSignal): Promise<Note> {
-    checkConversationLength(params.conversation_text, { name: 'conversation_text', path: 'conversation_text' });
-    const { template_id: _templateId, sections: _sections, ...input } = params;
-    return this.generate(scope, { ...input, template: templateFor(params) }, signal);
+    if (params.segments !== undefined) checkSegmentsLength(params.segments, 'segments');
+    else
+      checkConversationLength(params.conversation_text ?? '', { name: 'conversation_text', path: 'conversation_text' });
+    const { template_id: _templateId, sections: _sections, include = [], ...input } = params;
+    return this.generate(scope, { ...input, ...templateFor(params) }, { include, ...(signal && { signal }) });
   }
 
   /** Writes the note with a template already resolved (the caller checked the conversation's length). */
-  async generate(scope: ProjectScope, input: NoteInput, signal?: AbortSignal): Promise<Note> {
+  async generate(scope: ProjectScope, input: NoteInput, options: GenerateOptions = {}): Promise<Note> {
     const { template } = input;
-    const context: NoteContext = {
-      ...(input.patient === undefined ? {} : { patient: input.patient }),
-      ...(input.context === undefined ? {} : { medical: input.context }),
-      ...(input.extra_context === undefined ? {} : { extra: input.extra_context }),
-    };
+    const style = input.style ?? NOTE_STYLE_DEFAULT;
     const outcome = await this.produce(
-      { template, conversation: parseConversation(input.conversation_text), context },
-      signal === undefined ? {} : { signal },
+      { template, conversation: conversationOf(input), context: noteContextOf(input), style },
+      options.signal === undefined ? {} : { signal: options.signal },
     );
     const now = this.clock.now();
     const row: NoteRow = {
@@ -165,19 +172,20 @@ export class NoteService {
       fallback: outcome.fallback === null ? null : JSON.stringify(outcome.fallback),
       input_sha256: inputHash(input),
       note_text: renderNote(outcome.note.sections),
-      sections: JSON.stringify(outcome.note.sections.map(sectionResult)),
       created_at: now,
       expires_at: now + this.retentionMs,
+      style,
+      ...reviewColumns(outcome.note, input.hostKeys),
     };
     await this.repositories.notes.insert(row);
-    return noteFromRow(row);
+    return noteFromRow(row, options.include);
   }
 
-  async retrieve(scope: ProjectScope, id: string): Promise<Note> {
+  async retrieve(scope: ProjectScope, id: string, include: readonly NoteInclude[] = []): Promise<Note> {
     const row = await this.repositories.notes.getScoped(id, scope, this.clock.now());
     if (row === undefined)
       throw new AppError('note_not_found', `No note ${id} exists for this key's project environment.`);
-    return noteFromRow(row);
+    return noteFromRow(row, include);
   }
 
   /** Deletes notes past their retention. Retrieval already refuses them; this frees the space. */

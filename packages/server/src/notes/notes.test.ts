@@ -102,7 +102,7 @@ describe('POST /api/v1/notes', () => {
 
   const invalid: [string, Record<string, unknown>, string, string][] = [
     ['no template_id', { conversation_text: VISIT }, 'template_id', 'is required'],
-    ['no conversation_text', { template_id: 'soap' }, 'conversation_text', 'is required'],
+    ['no conversation_text', { template_id: 'soap' }, 'conversation_text', 'is required (or send segments instead)'],
     [
       'a blank conversation',
       { template_id: 'soap', conversation_text: ' \n\t ' },

@@ -18,5 +18,5 @@ export function notesRoutes(api: Area<'api_key', ApiKeyPrincipal>, notes: NoteSe
 
   route(api, 'createNote', ({ body, principal, reply }) => notes.create(principal, body, abandonedSignal(reply)));
 
-  route(api, 'retrieveNote', ({ params, principal }) => notes.retrieve(principal, params.id));
+  route(api, 'retrieveNote', ({ params, query, principal }) => notes.retrieve(principal, params.id, query.include));
 }

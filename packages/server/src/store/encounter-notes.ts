@@ -6,7 +6,19 @@ export type EncounterNoteRow = Selectable<EncounterNotesTable>;
 
 /** An encounter note with what its generated note says about how it was written. */
 export type EncounterNoteRecord = EncounterNoteRow &
-  Pick<Selectable<NotesTable>, 'template_id' | 'template_version' | 'engine_name' | 'engine_version' | 'fallback'>;
+  Pick<
+    Selectable<NotesTable>,
+    | 'template_id'
+    | 'template_version'
+    | 'engine_name'
+    | 'engine_version'
+    | 'fallback'
+    | 'style'
+    | 'flags'
+    | 'omissions'
+    | 'warnings'
+    | 'verification'
+  >;
 
 export class EncounterNotesRepository {
   constructor(private readonly db: Kysely<DatabaseSchema>) {}
@@ -26,6 +38,11 @@ export class EncounterNotesRepository {
         'notes.engine_name',
         'notes.engine_version',
         'notes.fallback',
+        'notes.style',
+        'notes.flags',
+        'notes.omissions',
+        'notes.warnings',
+        'notes.verification',
       ]);
   }
 

@@ -1,4 +1,4 @@
-import type { Environment } from '@chartwright/protocol';
+import type { Environment, NoteStyle } from '@chartwright/protocol';
 
 /** Times are epoch milliseconds in both databases, so comparisons behave the same everywhere. */
 export interface ProjectsTable {
@@ -100,9 +100,22 @@ export interface NotesTable {
   fallback: string | null;
   input_sha256: string;
   note_text: string;
+  /** JSON of the sections with their sentences, evidence, support class and cited facts. */
   sections: string;
   created_at: number;
   expires_at: number;
+  /** Since 0008 (earlier notes: `detailed`). */
+  style: NoteStyle;
+  /** JSON ReviewFlag[]; null: none (and every note before 0008). */
+  flags: string | null;
+  /** JSON Omission[]; null: none. */
+  omissions: string | null;
+  /** JSON NoteWarning[]; null: none. */
+  warnings: string | null;
+  /** JSON NoteVerification; null: no verifier ran. */
+  verification: string | null;
+  /** JSON Fact[] the note was written from; null: the engine gave none. */
+  facts: string | null;
 }
 
 export interface RealtimeSessionsTable {

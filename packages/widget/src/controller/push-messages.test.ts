@@ -22,6 +22,11 @@ const NOTE: WidgetNote = {
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
   expiresAt: '2026-01-31T00:00:00.000Z',
+  style: 'detailed',
+  flags: [],
+  omissions: [],
+  warnings: [],
+  verification: null,
 };
 
 const DOCUMENT: WidgetDocument = {

@@ -7,6 +7,7 @@ import { realtime } from './0004-realtime.js';
 import { realtimeRetention } from './0005-realtime-retention.js';
 import { widgetEncounterRecords } from './0006-widget-encounter-records.js';
 import { encounterNoteTemplate } from './0007-encounter-note-template.js';
+import { noteFacts } from './0008-note-facts.js';
 
 /**
  * Migrations in the order they apply. Names sort lexically, so they carry a zero-padded number;
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005-realtime-retention': realtimeRetention,
   '0006-widget-encounter-records': widgetEncounterRecords,
   '0007-encounter-note-template': encounterNoteTemplate,
+  '0008-note-facts': noteFacts,
 };
 
 /** Every migration's name, in the order they apply. */

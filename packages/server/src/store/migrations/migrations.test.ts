@@ -1,7 +1,8 @@
-import type { SetPatientContextRequest, WidgetEncounterState, WidgetNote } from '@chartwright/protocol';
+import type { Note, SetPatientContextRequest, WidgetEncounterState, WidgetNote } from '@chartwright/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { buildApp } from '../../app.js';
+import { ApiKeyService } from '../../auth/api-keys.js';
 import { ManualClock } from '../../clock.js';
 import { testConfig } from '../../config/config.js';
 import { createLogger } from '../../logger.js';
@@ -196,6 +197,85 @@ describe.each(TEST_DIALECTS)('migrations on %s', (dialect) => {
       });
       expect(note.statusCode, note.body).toBe(201);
       expect(Object.keys(note.json<WidgetNote>().sections)).toEqual(['hpi', 'plan']);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('serves notes written before 0008 as detailed, with no flags, omissions, warnings, verification or facts', async () => {
+    opened = await openEmptyTestDatabase(dialect);
+    const { db } = opened.database;
+    expect((await (await createMigrator(opened.database)).migrateTo('0007-encounter-note-template')).error).toBe(
+      undefined,
+    );
+    const clock = new ManualClock();
+    const repositories = createRepositories(opened.database);
+    const project = await new ProjectService(repositories, clock).create('Clinic');
+    const { secret } = await new ApiKeyService(repositories, clock, 0).create({
+      projectId: project.id,
+      environment: 'test',
+    });
+    const sections = [
+      {
+        key: 'subjective',
+        label: 'Subjective',
+        text: 'Reports a cough.',
+        sentences: [{ text: 'Reports a cough.', evidence: { turns: [1], context: [] } }],
+      },
+    ];
+    // Written with the 0007 columns only, as a service on that version would have.
+    await db
+      .insertInto('notes')
+      .values({
+        id: 'note_old',
+        project_id: project.id,
+        environment: 'test',
+        template_id: 'soap',
+        template_version: 1,
+        engine_name: 'extractive',
+        engine_version: '1.1.0',
+        fallback: null,
+        input_sha256: 'a'.repeat(64),
+        note_text: 'SUBJECTIVE\n\nReports a cough.',
+        sections: JSON.stringify(sections),
+        created_at: clock.now(),
+        expires_at: clock.now() + 86_400_000,
+      } as never)
+      .execute();
+
+    expect((await migrateToLatest(opened.database)).applied).toContain('0008-note-facts');
+    const app = await buildApp(testConfig(), {
+      database: opened.database,
+      clock,
+      logger: createLogger('silent'),
+      rateLimitStore: new MemoryRateLimitStore(),
+    });
+    try {
+      const read = await app.inject({
+        method: 'GET',
+        url: '/api/v1/notes/note_old?include=facts',
+        headers: { authorization: `Bearer ${secret}` },
+      });
+      expect(read.statusCode, read.body).toBe(200);
+      expect(read.json<Note>()).toMatchObject({
+        id: 'note_old',
+        sections,
+        style: 'detailed',
+        flags: [],
+        omissions: [],
+        warnings: [],
+        verification: null,
+        facts: [],
+      });
+      // And the upgraded table takes notes of this version.
+      const created = await app.inject({
+        method: 'POST',
+        url: '/api/v1/notes',
+        headers: { authorization: `Bearer ${secret}` },
+        payload: { template_id: 'soap', conversation_text: 'Patient: A cough for three days.', style: 'concise' },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      expect(created.json<Note>().style).toBe('concise');
     } finally {
       await app.close();
     }
