@@ -7,7 +7,7 @@
 import { relativeIn } from '../facts/lexicon/relatives.js';
 import { findWord, contentWords, relativeSubject } from './reading.js';
 
-const CLAUSES = /[.;!?]|,\s*(?:but|and)\b|\bbut\b/;
+const CLAUSES = /[.;!?]|\b(?:and|but|while)\b/;
 
 /** The clauses of a text that hold every one of `words`. */
 function clausesWith(text: string, words: readonly string[]): string[] {
