@@ -7,7 +7,7 @@ import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { launchChromium, missingBrowser } from '@chartwright/testing/browser.js';
-import { FakeChatServer } from '@chartwright/testing/fake-chat-server.js';
+import { FakeChatCompletionsServer, json } from '@chartwright/testing/fake-chat-completions-server.js';
 import { createHarness, type Harness } from '@chartwright/testing/harness.js';
 import { openWidget, setPatientContext, storeRealtimeSession, VISIT } from '@chartwright/testing/widget-encounters.js';
 import { startHostServer, type HostServer } from './test-support/host-page.js';
@@ -24,14 +24,14 @@ import { startHostServer, type HostServer } from './test-support/host-page.js';
 const missing = missingBrowser();
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-const LLM_NOTE = JSON.stringify({
+const LLM_NOTE = {
   sections: {
     subjective: [{ text: 'Reports a cough and a fever for 3 days.', facts: [], turns: [1], context: [] }],
     objective: [{ text: 'Appears comfortable.', facts: [], turns: [], context: [] }],
     assessment: [{ text: 'Viral upper respiratory infection.', facts: [], turns: [5], context: [] }],
     plan: [],
   },
-});
+};
 const SPANISH_VISIT = [
   ['clinician', 'Buenos días, ¿qué le trae por aquí hoy?'],
   ['patient', 'Tengo tos y fiebre desde hace tres días, y me duele el pecho cuando toso por la noche.'],
@@ -59,7 +59,7 @@ declare global {
 
 describe.skipIf(missing.length > 0)('what the clinician reads in the widget, in Chromium', () => {
   let browser: Browser;
-  let llm: FakeChatServer;
+  const llm = new FakeChatCompletionsServer();
   let h: Harness;
   let widgetOrigin: string;
   let host: HostServer;
@@ -68,7 +68,7 @@ describe.skipIf(missing.length > 0)('what the clinician reads in the widget, in 
   beforeAll(async () => {
     execFileSync(process.execPath, [join(packageDir, 'scripts', 'build.mjs'), '--if-stale'], { stdio: 'inherit' });
     browser = await launchChromium();
-    llm = await FakeChatServer.start(() => LLM_NOTE);
+    await llm.start();
     h = await createHarness({
       config: {
         notes: {
@@ -117,6 +117,7 @@ describe.skipIf(missing.length > 0)('what the clinician reads in the widget, in 
       (response) =>
         response.request().method() === 'POST' && /\/api\/widget\/encounters\/[^/]+\/notes$/.test(response.url()),
     );
+    llm.script(json(LLM_NOTE));
     await widget.getByRole('button', { name: 'Generate note' }).click();
     const response = await answered;
     expect(response.status()).toBe(201);
