@@ -179,6 +179,7 @@ describe.skipIf(missing.length > 0)('the demo EMR and the widget on two origins,
     await widget.getByRole('textbox', { name: 'Plan' }).waitFor();
 
     await widget.getByRole('checkbox', { name: 'Send as PDF' }).check();
+    await widget.getByRole('textbox', { name: 'Referral to' }).fill('Dr. Lee, Respirology');
     await widget.getByRole('button', { name: 'Referral letter' }).click();
     await widget.getByRole('form', { name: 'Referral letter' }).getByRole('button', { name: 'Send to chart' }).click();
     await expect.poll(() => demo.store.chart('MRN-1001').documents, EVENTUALLY).toHaveLength(1);

@@ -173,6 +173,10 @@ describe.skipIf(missing.length > 0)('the widget in Chromium, embedded by an EMR 
     await widget.getByRole('button', { name: 'Patient consents to recording' }).click();
     await widget.getByRole('button', { name: 'Record' }).click();
     await widget.getByRole('button', { name: 'Pause' }).waitFor();
+    // The consent the recording rests on stays in view while it runs.
+    expect(await widget.getByRole('region', { name: 'Recorder' }).textContent()).toMatch(
+      /Patient consented to recording \(verbal/,
+    );
     const transcript = widget.getByRole('log', { name: 'Transcript' });
     await expect.poll(() => transcript.textContent(), { timeout: 30_000 }).toMatch(/cough|fever|three days/);
     await widget.getByRole('button', { name: 'Stop' }).click();
@@ -201,6 +205,7 @@ describe.skipIf(missing.length > 0)('the widget in Chromium, embedded by an EMR 
     expect(second.sessionId).toBe(sessionId);
 
     await widget.getByRole('checkbox', { name: 'Send as PDF' }).check();
+    await widget.getByRole('textbox', { name: 'Referral to' }).fill('Dr. Lee, Respirology');
     await widget.getByRole('button', { name: 'Referral letter' }).click();
     await widget.getByRole('form', { name: 'Referral letter' }).getByRole('button', { name: 'Send to chart' }).click();
     const document = await nextMessage(page, 'PUSH_DOCUMENT');

@@ -46,10 +46,40 @@ export const widgetErrorEnvelopeSchema = z
   .register(componentRegistry, { id: 'WidgetError' });
 export type WidgetErrorEnvelope = z.infer<typeof widgetErrorEnvelopeSchema>;
 
+/** How long a clinician's display name may be. */
+export const CLINICIAN_DISPLAY_NAME_MAX_LENGTH = 200;
+
+/** The clinician the widget works for, with the profile they keep in the widget. */
+export const widgetClinicianSchema = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    emrUserId: z.string(),
+    displayName: z
+      .string()
+      .nullable()
+      .describe('How they sign letters ("Dr. Ana Rivera"), set in the widget; null until set (their e-mail is used).'),
+  })
+  .register(componentRegistry, { id: 'WidgetClinician' });
+export type WidgetClinician = z.infer<typeof widgetClinicianSchema>;
+
+/** PUT /api/widget/profile: the clinician's profile, set once and kept for every later widget. */
+export const updateWidgetProfileRequestSchema = z
+  .strictObject({
+    displayName: z
+      .string()
+      .trim()
+      .min(1)
+      .max(CLINICIAN_DISPLAY_NAME_MAX_LENGTH)
+      .describe('How the clinician signs letters and forms, e.g. "Dr. Ana Rivera".'),
+  })
+  .register(componentRegistry, { id: 'UpdateWidgetProfileRequest' });
+export type UpdateWidgetProfileRequest = z.input<typeof updateWidgetProfileRequestSchema>;
+
 /** GET /api/widget/session: who the iframe is working for. */
 export const widgetSessionInfoSchema = z
   .object({
-    clinician: z.object({ id: z.string(), email: z.string(), emrUserId: z.string() }),
+    clinician: widgetClinicianSchema,
     partner: z.object({ id: z.string(), name: z.string() }),
     environment: z.enum(ENVIRONMENTS),
     allowedOrigins: z.array(z.string()).describe('The only origins the widget exchanges messages with.'),

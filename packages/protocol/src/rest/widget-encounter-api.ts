@@ -158,7 +158,11 @@ export type WidgetDocumentKind = (typeof WIDGET_DOCUMENT_KINDS)[number];
 export const WIDGET_DOCUMENT_FORMATS = Object.freeze(['text', 'pdf'] as const);
 export type WidgetDocumentFormat = (typeof WIDGET_DOCUMENT_FORMATS)[number];
 
-/** POST /api/widget/encounters/{sessionId}/documents. */
+/**
+ * POST /api/widget/encounters/{sessionId}/documents. An encounter has one document of each kind:
+ * asking again for a kind it has writes a new revision of that document (the earlier ones, and so
+ * the clinician's edits, are kept).
+ */
 export const createWidgetDocumentRequestSchema = z
   .strictObject({
     documentType: z
@@ -175,14 +179,16 @@ export const createWidgetDocumentRequestSchema = z
       .min(1)
       .max(WIDGET_ENCOUNTER_LIMITS.recipientMaxLength)
       .optional()
-      .describe('Who a referral is addressed to, e.g. "Dr. Lee, Cardiology".'),
+      .describe(
+        'Who a referral is addressed to, e.g. "Dr. Lee, Cardiology"; default, when regenerating, the one it had.',
+      ),
     clinicianName: z
       .string()
       .trim()
       .min(1)
       .max(WIDGET_ENCOUNTER_LIMITS.clinicianNameMaxLength)
       .optional()
-      .describe('How the clinician signs; default their e-mail address.'),
+      .describe('How the clinician signs; default the display name of their profile, else their e-mail address.'),
   })
   .superRefine((request, context) => {
     if (request.documentType === 'pdf' && request.format === 'text') {
@@ -198,6 +204,22 @@ export type CreateWidgetDocumentRequest = z.input<typeof createWidgetDocumentReq
 export type CreateWidgetDocumentParams = z.output<typeof createWidgetDocumentRequestSchema>;
 
 export const widgetDocumentFieldSchema = z.object({ key: z.string(), label: z.string(), value: z.string() });
+
+/** Who wrote a revision: the service (`generated`, first or regenerated) or the clinician (`edited`). */
+export const WIDGET_DOCUMENT_REVISION_ORIGINS = Object.freeze(['generated', 'edited'] as const);
+export type WidgetDocumentRevisionOrigin = (typeof WIDGET_DOCUMENT_REVISION_ORIGINS)[number];
+
+export const widgetDocumentEditSchema = z
+  .object({
+    revision: z.int().min(1),
+    title: z.string(),
+    content: z.string(),
+    fields: z.array(widgetDocumentFieldSchema).nullable().describe('A form’s fields at that revision.'),
+    updatedAt: z.string(),
+  })
+  .describe('A revision the clinician edited.')
+  .register(componentRegistry, { id: 'WidgetDocumentEdit' });
+export type WidgetDocumentEdit = z.infer<typeof widgetDocumentEditSchema>;
 
 export const widgetDocumentSchema = z
   .object({
@@ -215,7 +237,14 @@ export const widgetDocumentSchema = z
       .nullable()
       .describe('A form’s labelled fields, in order; null otherwise.'),
     noteId: z.string().nullable().describe('The note it was drawn from, while that note is kept.'),
+    recipient: z.string().nullable().describe('Whom a referral is addressed to, as the clinician typed it.'),
     revision: revisionSchema,
+    origin: z.enum(WIDGET_DOCUMENT_REVISION_ORIGINS).describe('Who wrote the current revision.'),
+    previousEdit: widgetDocumentEditSchema
+      .nullable()
+      .describe(
+        'When the current revision was regenerated over the clinician’s edits: their last edited revision, kept so it can be restored (PUT it back). Null otherwise.',
+      ),
     createdAt: z.string(),
     updatedAt: z.string(),
     expiresAt: z.string().describe('When the retention sweep deletes it (NOTES_RETENTION_DAYS after creation).'),

@@ -5,6 +5,8 @@ import { realtimeTokenSchema } from './realtime-tokens.js';
 import {
   patientContextResultSchema,
   setPatientContextRequestSchema,
+  updateWidgetProfileRequestSchema,
+  widgetClinicianSchema,
   widgetEncounterSchema,
   widgetRealtimeTokenRequestSchema,
   widgetSessionInfoSchema,
@@ -58,6 +60,18 @@ export const WIDGET_ENDPOINTS = [
     errorEnvelope: 'widget',
     success: { status: 200, description: 'The widget session.', schema: widgetSessionInfoSchema },
     errors: [],
+  },
+  {
+    method: 'PUT',
+    path: '/api/widget/profile',
+    operationId: 'updateWidgetProfile',
+    summary: 'Set the clinician’s display name, which signs their letters and forms (kept per clinician)',
+    tag: 'Widget',
+    auth: 'widget_token',
+    errorEnvelope: 'widget',
+    requestBody: { schema: updateWidgetProfileRequestSchema, required: true },
+    success: { status: 200, description: 'The clinician with the profile as saved.', schema: widgetClinicianSchema },
+    errors: BODY_ERRORS,
   },
   {
     method: 'POST',

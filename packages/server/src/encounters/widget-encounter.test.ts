@@ -291,12 +291,20 @@ describe.each(TEST_DIALECTS)('widget encounter records on %s', (dialect) => {
         style: 'concise',
         source: 'conversation_text',
         transcript: 'Clinician: How is the rash?\nPatient: It itches at night.',
-        flags: [],
-        omissions: [],
+        // "itches" was heard at 0.35: what rests on it is flagged for the clinician, with the word.
+        flags: [
+          expect.objectContaining({
+            code: 'low_confidence_word',
+            words: [{ word: 'itches', confidence: 0.35, turn: 1 }],
+          }) as unknown,
+        ],
         warnings: [],
-        verification: null,
+        // Every engine's note is verified: what it checked, and what it found the note leaves out.
+        verification: { sentences: expect.any(Number) as unknown, dropped: 0, flagged: 0 },
       });
-      expect(note.sections['hpi']).toContain('itches');
+      expect(Array.isArray(note.omissions)).toBe(true);
+      // Concise: the complaint in one line, not the patient's words.
+      expect(note.sections['hpi']).toContain('She reports rash at night.');
       // Kept with the note: the encounter's list and the REST note say the same.
       const [listed] = (await call('GET', '/notes')).json<WidgetNoteList>().notes;
       expect(listed).toEqual(note);

@@ -52,7 +52,7 @@ const ROW_BASE: Omit<NoteRow, 'sections' | 'flags' | 'omissions' | 'warnings' | 
   environment: 'test',
   template_id: 'soap',
   template_version: 1,
-  engine_name: 'facts',
+  engine_name: 'extractive',
   engine_version: '1',
   fallback: null,
   input_sha256: 'x',

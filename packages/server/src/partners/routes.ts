@@ -18,6 +18,9 @@ export function widgetSessionRoutes(
   widgetSessions: WidgetSessionService,
 ): void {
   route(widget, 'getWidgetSession', ({ principal }) => widgetSessions.info(principal));
+  route(widget, 'updateWidgetProfile', ({ body, principal }) =>
+    widgetSessions.setDisplayName(principal, body.displayName),
+  );
 }
 
 /** The public keys of widget tokens, so partners (and our own instances) can verify them. */

@@ -89,7 +89,12 @@ describe.each(TEST_DIALECTS)('widget encounters on %s', (dialect) => {
     const response = await getSession(h, token);
     expect(response.statusCode).toBe(200);
     expect(response.json<WidgetSessionInfo>()).toStrictEqual({
-      clinician: { id: decodeJwt(token).sub, email: 'dr.who@clinic.example', emrUserId: 'emr-user-1' },
+      clinician: {
+        id: decodeJwt(token).sub,
+        email: 'dr.who@clinic.example',
+        emrUserId: 'emr-user-1',
+        displayName: null,
+      },
       partner: { id: partner.id, name: 'Harness EMR' },
       environment: 'test',
       allowedOrigins: ['https://emr.example.com', 'http://localhost:3000'],
@@ -408,6 +413,7 @@ describe('widget session API', () => {
         'setWidgetPatientContext',
         'updateWidgetDocument',
         'updateWidgetNote',
+        'updateWidgetProfile',
       ]);
       for (const spec of routes) {
         const response = await h.app.inject({

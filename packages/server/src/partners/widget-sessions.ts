@@ -1,4 +1,4 @@
-import type { WidgetSessionInfo } from '@chartwright/protocol';
+import type { WidgetClinician, WidgetSessionInfo } from '@chartwright/protocol';
 
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
@@ -16,6 +16,18 @@ export interface WidgetSession {
   /** When the widget token expires, epoch ms. */
   expiresAt: number;
 }
+
+export function clinicianView(clinician: ClinicianRow): WidgetClinician {
+  return {
+    id: clinician.id,
+    email: clinician.email,
+    emrUserId: clinician.emr_user_id,
+    displayName: clinician.display_name,
+  };
+}
+
+/** How the clinician signs a document: their display name, else their e-mail. */
+export const signatureOf = (clinician: ClinicianRow): string => clinician.display_name ?? clinician.email;
 
 const invalidToken = () => new AppError('invalid_widget_token', 'The widget token is not valid.');
 
@@ -43,13 +55,24 @@ export class WidgetSessionService {
   info(widgetSession: WidgetSession): WidgetSessionInfo {
     const { partner, clinician } = widgetSession;
     return {
-      clinician: { id: clinician.id, email: clinician.email, emrUserId: clinician.emr_user_id },
+      clinician: clinicianView(clinician),
       partner: { id: partner.id, name: partner.name },
       environment: partner.environment,
       allowedOrigins: partnerOrigins(partner),
       emrSessionId: widgetSession.emrSessionId,
       expiresAt: new Date(widgetSession.expiresAt).toISOString(),
     };
+  }
+
+  /** Saves the clinician's display name (their profile): it signs their documents from now on. */
+  async setDisplayName(widgetSession: WidgetSession, displayName: string): Promise<WidgetClinician> {
+    const saved = await this.repositories.clinicians.setDisplayName(
+      widgetSession.clinician.id,
+      displayName,
+      this.clock.now(),
+    );
+    if (saved === undefined) throw invalidToken();
+    return clinicianView(saved);
   }
 
   /**

@@ -173,6 +173,7 @@ describe('POST /api/widget/token', () => {
           id: await sub(first.token),
           email: 'new@clinic.example',
           emrUserId: 'emr-user-1',
+          displayName: null,
         });
       }
       const otherInfo = (await sessionOf(h, elsewhere.token)).json<WidgetSessionInfo>();

@@ -34,6 +34,7 @@ export class WidgetTokenService {
       partner_id: partner.id,
       emr_user_id: input.emrUserId,
       email: input.userEmail,
+      display_name: null,
       created_at: now,
       updated_at: now,
     });

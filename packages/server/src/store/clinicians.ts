@@ -8,7 +8,8 @@ export class CliniciansRepository {
   constructor(private readonly db: Kysely<DatabaseSchema>) {}
 
   /**
-   * Creates the clinician for (partner, emrUserId) or, when one exists, updates its e-mail; one
+   * Creates the clinician for (partner, emrUserId) or, when one exists, updates its e-mail (its
+   * display name, set in the widget, stays); one
    * statement, so two token requests racing for a new clinician cannot create two.
    */
   async upsert(row: ClinicianRow): Promise<ClinicianRow> {
@@ -20,6 +21,16 @@ export class CliniciansRepository {
       )
       .returningAll()
       .executeTakeFirstOrThrow();
+  }
+
+  /** Sets the clinician's display name; returns the clinician as saved. */
+  async setDisplayName(id: string, displayName: string, at: number): Promise<ClinicianRow | undefined> {
+    return this.db
+      .updateTable('clinicians')
+      .set({ display_name: displayName, updated_at: at })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
   }
 
   async get(id: string): Promise<ClinicianRow | undefined> {

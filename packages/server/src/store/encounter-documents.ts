@@ -4,25 +4,80 @@ import type { DatabaseSchema, EncounterDocumentRevisionsTable, EncounterDocument
 
 export type EncounterDocumentRow = Selectable<EncounterDocumentsTable>;
 export type EncounterDocumentRevisionRow = Selectable<EncounterDocumentRevisionsTable>;
+export type RevisionOrigin = EncounterDocumentRevisionRow['origin'];
+
+/** The revision row that stores `row`'s current text. */
+const revisionOf = (row: EncounterDocumentRow, origin: RevisionOrigin): EncounterDocumentRevisionRow => ({
+  document_id: row.id,
+  revision: row.revision,
+  title: row.title,
+  content: row.content,
+  fields: row.fields,
+  origin,
+  created_at: row.updated_at,
+});
 
 export class EncounterDocumentsRepository {
   constructor(private readonly db: Kysely<DatabaseSchema>) {}
 
-  /** Stores the document and its first revision together. */
+  /**
+   * Stores the encounter's document of its kind with its first revision; an earlier one of that
+   * kind past its retention (not yet swept) stops being current. Throws when the encounter already
+   * has a current document of the kind (a unique index): the caller writes a revision of it instead.
+   */
   async insert(row: EncounterDocumentRow): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      await trx.insertInto('encounter_documents').values(row).execute();
       await trx
-        .insertInto('encounter_document_revisions')
-        .values({
-          document_id: row.id,
-          revision: row.revision,
-          title: row.title,
-          content: row.content,
-          created_at: row.updated_at,
-        })
+        .updateTable('encounter_documents')
+        .set({ superseded_by: row.id })
+        .where('encounter_id', '=', row.encounter_id)
+        .where('document_type', '=', row.document_type)
+        .where('superseded_by', 'is', null)
+        .where('expires_at', '<=', row.created_at)
         .execute();
+      await trx.insertInto('encounter_documents').values(row).execute();
+      await trx.insertInto('encounter_document_revisions').values(revisionOf(row, 'generated')).execute();
     });
+  }
+
+  /** The encounter's current, retained document of `kind`. */
+  async currentOfKind(
+    encounterId: string,
+    kind: EncounterDocumentRow['document_type'],
+    now: number,
+  ): Promise<EncounterDocumentRow | undefined> {
+    return this.db
+      .selectFrom('encounter_documents')
+      .selectAll()
+      .where('encounter_id', '=', encounterId)
+      .where('document_type', '=', kind)
+      .where('superseded_by', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+  }
+
+  /**
+   * Who wrote the document's current revision, and the latest revision the clinician edited before
+   * it (what a regeneration replaced).
+   */
+  async history(
+    row: Pick<EncounterDocumentRow, 'id' | 'revision'>,
+  ): Promise<{ origin: RevisionOrigin; lastEdit: EncounterDocumentRevisionRow | undefined }> {
+    const rows = await this.db
+      .selectFrom('encounter_document_revisions')
+      .selectAll()
+      .where('document_id', '=', row.id)
+      .where((where) =>
+        where.or([
+          where('revision', '=', row.revision),
+          where.and([where('origin', '=', 'edited'), where('revision', '<', row.revision)]),
+        ]),
+      )
+      .orderBy('revision', 'desc')
+      .limit(2)
+      .execute();
+    const [current, earlier] = rows;
+    return { origin: current?.origin ?? 'edited', lastEdit: earlier };
   }
 
   /** The document, only if it belongs to the encounter and is still retained. */
@@ -42,6 +97,7 @@ export class EncounterDocumentsRepository {
       .selectFrom('encounter_documents')
       .selectAll()
       .where('encounter_id', '=', encounterId)
+      .where('superseded_by', 'is', null)
       .where('expires_at', '>', now)
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
@@ -49,10 +105,10 @@ export class EncounterDocumentsRepository {
   }
 
   /**
-   * Saves `next` as the document's next revision, only if it is still at `next.revision - 1`;
-   * returns false when another edit got there first.
+   * Saves `next` as the document's next revision, written by `origin`, only if it is still at
+   * `next.revision - 1`; returns false when another edit got there first.
    */
-  async saveRevision(next: EncounterDocumentRow): Promise<boolean> {
+  async saveRevision(next: EncounterDocumentRow, origin: RevisionOrigin): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       const result = await trx
         .updateTable('encounter_documents')
@@ -61,6 +117,8 @@ export class EncounterDocumentsRepository {
           content: next.content,
           fields: next.fields,
           format: next.format,
+          note_id: next.note_id,
+          recipient: next.recipient,
           revision: next.revision,
           updated_at: next.updated_at,
         })
@@ -68,16 +126,7 @@ export class EncounterDocumentsRepository {
         .where('revision', '=', next.revision - 1)
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) !== 1) return false;
-      await trx
-        .insertInto('encounter_document_revisions')
-        .values({
-          document_id: next.id,
-          revision: next.revision,
-          title: next.title,
-          content: next.content,
-          created_at: next.updated_at,
-        })
-        .execute();
+      await trx.insertInto('encounter_document_revisions').values(revisionOf(next, origin)).execute();
       return true;
     });
   }

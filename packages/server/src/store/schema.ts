@@ -57,6 +57,8 @@ export interface CliniciansTable {
   partner_id: string;
   emr_user_id: string;
   email: string;
+  /** How the clinician signs letters, set in the widget; null until set. */
+  display_name: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -197,7 +199,11 @@ export interface EncounterDocumentsTable {
   content: string;
   /** JSON array of {key, label, value} for forms. */
   fields: string | null;
+  /** Whom a referral is addressed to, as the clinician typed it. */
+  recipient: string | null;
   revision: number;
+  /** Null for the encounter's current document of its kind (one per kind); else the one that replaced it. */
+  superseded_by: string | null;
   created_at: number;
   updated_at: number;
   expires_at: number;
@@ -209,6 +215,10 @@ export interface EncounterDocumentRevisionsTable {
   revision: number;
   title: string;
   content: string;
+  /** A form's fields at this revision (JSON); null for letters and for form revisions stored before 0009. */
+  fields: string | null;
+  /** `generated` by the service (first, or regenerated) or `edited` by the clinician. */
+  origin: 'generated' | 'edited';
   created_at: number;
 }
 

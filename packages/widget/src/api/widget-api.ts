@@ -7,6 +7,8 @@ import type {
   SetPatientContextRequest,
   UpdateWidgetDocumentRequest,
   UpdateWidgetNoteRequest,
+  UpdateWidgetProfileRequest,
+  WidgetClinician,
   WidgetConsent,
   WidgetDocument,
   WidgetDocumentPdf,
@@ -58,6 +60,11 @@ export class WidgetApi {
    */
   widgetSession(token: string): Promise<WidgetSessionInfo> {
     return this.send('GET', '/api/widget/session', token, undefined, undefined);
+  }
+
+  /** Saves the clinician's profile (their display name, which signs documents). */
+  updateProfile(profile: UpdateWidgetProfileRequest): Promise<WidgetClinician> {
+    return this.call('PUT', '/api/widget/profile', profile);
   }
 
   openEncounter(): Promise<WidgetEncounter> {

@@ -17,6 +17,7 @@ export interface DocumentChange {
 export class DocumentsController {
   constructor(private readonly context: ControllerContext) {}
 
+  /** Writes the document of a kind, or a new revision of the encounter's one (the clinician's edits are kept). */
   async create(
     documentType: WidgetDocumentKind,
     options: { format?: WidgetDocumentFormat; recipient?: string } = {},
@@ -32,6 +33,34 @@ export class DocumentsController {
         ...(recipient === '' || documentType !== 'referral' ? {} : { recipient }),
       });
       store.dispatch({ type: 'document_created', document });
+    });
+  }
+
+  /** Saves the clinician's display name: it signs their documents from now on, in every encounter. */
+  async saveDisplayName(displayName: string): Promise<void> {
+    const { store, api } = this.context;
+    await whileBusy(store, 'saving_profile', async () => {
+      const clinician = await api.updateProfile({ displayName });
+      store.dispatch({ type: 'profile_saved', clinician });
+    });
+  }
+
+  /** Puts the clinician's edited version a regeneration replaced back, as a new revision. */
+  async restoreEdit(documentId: string): Promise<void> {
+    const { store, api } = this.context;
+    const encounter = activeEncounterOf(store.state);
+    const document = encounter?.documents.find((candidate) => candidate.id === documentId);
+    const edit = document?.previousEdit ?? null;
+    if (encounter === null || document === undefined || edit === null) return;
+    await whileBusy(store, `document:${documentId}`, async () => {
+      const restored = await api.updateDocument(encounter.encounterId, documentId, {
+        title: edit.title,
+        ...(document.fields === null || edit.fields === null
+          ? { content: edit.content }
+          : { fields: Object.fromEntries(edit.fields.map((field) => [field.key, field.value])) }),
+        revision: document.revision,
+      });
+      store.dispatch({ type: 'document_saved', document: restored });
     });
   }
 

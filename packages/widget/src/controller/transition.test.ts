@@ -13,7 +13,7 @@ import {
 } from './widget-state.js';
 
 const SESSION: WidgetSessionInfo = {
-  clinician: { id: 'cln_1', email: 'dr@clinic.example', emrUserId: 'emr-1' },
+  clinician: { id: 'cln_1', email: 'dr@clinic.example', emrUserId: 'emr-1', displayName: null },
   partner: { id: 'ptn_1', name: 'Clinic EMR' },
   environment: 'test',
   allowedOrigins: ['https://emr.example.com'],
@@ -162,6 +162,12 @@ describe('the widget session', () => {
       { type: 'token_refreshed', widgetSession: SESSION },
       'unchanged',
     ],
+    [
+      'the clinician’s profile saved',
+      ready(),
+      { type: 'profile_saved', clinician: { ...SESSION.clinician, displayName: 'Dr. Ana Rivera' } },
+      ready({ widgetSession: { ...SESSION, clinician: { ...SESSION.clinician, displayName: 'Dr. Ana Rivera' } } }),
+    ],
     ['a token over at start', INITIAL_STATE, { type: 'expired' }, at({ kind: 'expired', workspace: null })],
     [
       'a token over while working keeps the workspace',
@@ -277,6 +283,21 @@ describe('the encounter and its patient', () => {
     [
       'the encounter’s own patient after a mismatch',
       ready({ encounter: { status: 'mismatched', encounterId: 'ses_1' } }),
+      { type: 'patient_accepted', patient: PATIENT },
+      ready({ awaitingPatient: false, encounter: encounter({ patient: PATIENT }) }),
+    ],
+    [
+      'refused patient details: the clinician is told what is wrong, the patient shown stays',
+      ready({ awaitingPatient: false, encounter: encounter({ patient: PATIENT }) }),
+      { type: 'patient_refused', problems: ['patient.id: must not be empty'] },
+      ready(
+        { awaitingPatient: false, encounter: encounter({ patient: PATIENT }) },
+        { patientProblems: ['patient.id: must not be empty'] },
+      ),
+    ],
+    [
+      'an accepted patient clears what was wrong with the last one',
+      ready({ encounter: encounter() }, { patientProblems: ['patient.name: is required'] }),
       { type: 'patient_accepted', patient: PATIENT },
       ready({ awaitingPatient: false, encounter: encounter({ patient: PATIENT }) }),
     ],
@@ -436,6 +457,18 @@ describe('the note and documents', () => {
       withEncounter({ documents: [LETTER] }),
       { type: 'document_created', document: FORM },
       withEncounter({ documents: [FORM, LETTER] }),
+    ],
+    [
+      'a kind written again: its new revision replaces it, and goes first',
+      withEncounter({ documents: [FORM, LETTER] }),
+      { type: 'document_created', document: LETTER_2 },
+      withEncounter({ documents: [LETTER_2, FORM] }),
+    ],
+    [
+      'an edit restored: the document in its place',
+      withEncounter({ documents: [FORM, LETTER] }),
+      { type: 'document_saved', document: LETTER_2 },
+      withEncounter({ documents: [FORM, LETTER_2] }),
     ],
     [
       'a document saved and sent',

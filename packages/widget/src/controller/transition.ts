@@ -1,4 +1,10 @@
-import type { WidgetConsent, WidgetDocument, WidgetNote, WidgetSessionInfo } from '@chartwright/protocol';
+import type {
+  WidgetClinician,
+  WidgetConsent,
+  WidgetDocument,
+  WidgetNote,
+  WidgetSessionInfo,
+} from '@chartwright/protocol';
 
 import type { PatientSummary } from './patient-summary.js';
 import {
@@ -22,6 +28,7 @@ export type WidgetEvent =
   | { type: 'unreachable'; message: string }
   | { type: 'started'; widgetSession: WidgetSessionInfo }
   | { type: 'token_refreshed'; widgetSession: WidgetSessionInfo }
+  | { type: 'profile_saved'; clinician: WidgetClinician }
   | { type: 'expired' }
   | { type: 'closed' }
   // The encounter, its patient and the EMR's context.
@@ -37,6 +44,7 @@ export type WidgetEvent =
     }
   | { type: 'patient_accepted'; patient: PatientSummary }
   | { type: 'patient_mismatch' }
+  | { type: 'patient_refused'; problems: readonly string[] }
   | { type: 'context_set'; extraContext: string }
   // Consent, the microphone and the recording.
   | { type: 'consent_recorded'; consent: WidgetConsent }
@@ -59,6 +67,7 @@ export type WidgetEvent =
   | { type: 'note_section_edited'; key: string; text: string }
   | { type: 'note_sent'; note: WidgetNote }
   | { type: 'document_created'; document: WidgetDocument }
+  | { type: 'document_saved'; document: WidgetDocument }
   | { type: 'document_sent'; document: WidgetDocument }
   // Calls in flight, notices, the network.
   | { type: 'busy'; busy: Busy }
@@ -155,6 +164,11 @@ const SESSION_HANDLERS = {
     }
     return state;
   },
+  profile_saved: (state, { clinician }) =>
+    inWorkspace(state, (workspace) => ({
+      ...workspace,
+      widgetSession: { ...workspace.widgetSession, clinician },
+    })),
   expired: (state) => ({ ...state, phase: { kind: 'expired', workspace: workspaceOf(state) } }),
   closed: (state) => ({ ...state, phase: { kind: 'closed', workspace: workspaceOf(state) } }),
 } satisfies Partial<Handlers>;
@@ -195,10 +209,13 @@ const ENCOUNTER_HANDLERS = {
           },
     );
     const { phase } = accepted;
-    return phase.kind === 'closed' && phase.workspace !== null && accepted !== state
-      ? { ...accepted, phase: { kind: 'ready', workspace: phase.workspace } }
-      : accepted;
+    const reopened =
+      phase.kind === 'closed' && phase.workspace !== null && accepted !== state
+        ? { ...accepted, phase: { kind: 'ready', workspace: phase.workspace } as const }
+        : accepted;
+    return reopened.patientProblems.length === 0 ? reopened : { ...reopened, patientProblems: [] };
   },
+  patient_refused: (state, { problems }) => ({ ...state, patientProblems: problems }),
   patient_mismatch: (state) =>
     inWorkspace(state, (workspace) =>
       workspace.encounter === null
@@ -261,8 +278,17 @@ const DOCUMENT_HANDLERS = {
       noteDraft: { ...note.sections },
       sentNoteRevision: note.revision,
     })),
+  // One document per kind: writing a kind again returns the same document at a new revision.
   document_created: (state, { document }) =>
-    inEncounter(state, (encounter) => ({ ...encounter, documents: [document, ...encounter.documents] })),
+    inEncounter(state, (encounter) => ({
+      ...encounter,
+      documents: [document, ...encounter.documents.filter((candidate) => candidate.id !== document.id)],
+    })),
+  document_saved: (state, { document }) =>
+    inEncounter(state, (encounter) => ({
+      ...encounter,
+      documents: encounter.documents.map((candidate) => (candidate.id === document.id ? document : candidate)),
+    })),
   document_sent: (state, { document }) =>
     inEncounter(state, (encounter) => ({
       ...encounter,

@@ -103,7 +103,14 @@ describe('the widget controller against the service', () => {
       { type: 'WIDGET_ERROR', code: 'INVALID_MESSAGE', message: 'message: must be an object, not a string' },
     ]);
     expect(activeEncounterOf(widget.controller.store.state)?.patient).toBeNull();
+    // The clinician is told what is wrong with the patient's details too, until a good PATIENT_CONTEXT comes.
+    expect(widget.controller.store.state.patientProblems).toEqual([
+      'patient.id: is required',
+      'patient.name: must not be empty',
+      'noteConfig.sections: must have at least 1 item',
+    ]);
     await widget.controller.receive(patient('MRN-3', 'Cy Example'));
+    expect(widget.controller.store.state.patientProblems).toEqual([]);
     expect(activeEncounterOf(widget.controller.store.state)?.patient?.id).toBe('MRN-3');
   });
 

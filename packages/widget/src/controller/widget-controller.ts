@@ -163,7 +163,11 @@ export class WidgetController {
     if (this.disposed) return;
     const result = validateEmrToWidgetMessage(data);
     if (!result.ok) {
-      this.post(widgetErrorFor(result));
+      const refusal = widgetErrorFor(result);
+      // The clinician sees what is wrong with the patient's details too, not only the EMR.
+      if (refusal.code === 'INVALID_PATIENT_DATA')
+        this.store.dispatch({ type: 'patient_refused', problems: result.entries });
+      this.post(refusal);
       return;
     }
     const { message } = result;
@@ -249,10 +253,11 @@ export class WidgetController {
         'patient.id: this EMR session’s encounter belongs to another patient; open the widget with a token for a new emrSessionId',
       ]);
     } else if (error instanceof WidgetApiError && error.code === 'invalid_body') {
-      this.postError(
-        'INVALID_PATIENT_DATA',
-        error.details.map((detail) => `${detail.path === '' ? 'message' : detail.path}: ${detail.message}`),
+      const problems = error.details.map(
+        (detail) => `${detail.path === '' ? 'message' : detail.path}: ${detail.message}`,
       );
+      this.store.dispatch({ type: 'patient_refused', problems });
+      this.postError('INVALID_PATIENT_DATA', problems);
     } else {
       this.store.dispatch({ type: 'failed', message: describe(error) });
     }
@@ -309,6 +314,14 @@ export class WidgetController {
 
   sendDocument(documentId: string, edit: DocumentChange): Promise<void> {
     return this.documents.send(documentId, edit);
+  }
+
+  restoreDocumentEdit(documentId: string): Promise<void> {
+    return this.documents.restoreEdit(documentId);
+  }
+
+  saveDisplayName(displayName: string): Promise<void> {
+    return this.documents.saveDisplayName(displayName);
   }
 
   setOnline(online: boolean): void {

@@ -31,7 +31,8 @@ export interface RecorderState {
 export type MicrophoneState = 'allowed' | 'unknown' | 'blocked_by_embedder' | 'denied' | 'unavailable';
 
 /** A call the clinician started that has not answered yet. */
-export type Busy = 'consent' | 'generating' | 'sending_note' | 'creating_document' | `document:${string}`;
+export type Busy =
+  'consent' | 'generating' | 'sending_note' | 'creating_document' | 'saving_profile' | `document:${string}`;
 
 export interface Notice {
   kind: 'error' | 'info';
@@ -110,6 +111,11 @@ export interface WidgetState {
   extraContext: string;
   online: boolean;
   notice: Notice | null;
+  /**
+   * Why the EMR's last PATIENT_CONTEXT was refused, one `<field path>: <problem>` entry each (what
+   * WIDGET_ERROR INVALID_PATIENT_DATA told the EMR), so the clinician sees it too; empty once one is accepted.
+   */
+  patientProblems: readonly string[];
 }
 
 export const IDLE_RECORDER: RecorderState = {
@@ -125,6 +131,7 @@ export const INITIAL_STATE: WidgetState = {
   extraContext: '',
   online: true,
   notice: null,
+  patientProblems: [],
 };
 
 export function workspaceOf(state: WidgetState): Workspace | null {

@@ -8,7 +8,7 @@ import { MicrophoneNotice } from './microphone-notice.js';
 import { NotePanel } from './note-panel.js';
 import { PatientHeader } from './patient-header.js';
 import { RecorderPanel } from './recorder-panel.js';
-import { MismatchScreen, PhaseScreen, WaitingScreen } from './screens.js';
+import { MismatchScreen, PatientProblems, PhaseScreen, WaitingScreen } from './screens.js';
 import { TranscriptPanel } from './transcript-panel.js';
 
 function statusLine(online: boolean, { recorder, busy }: Workspace): string {
@@ -29,7 +29,7 @@ function statusLine(online: boolean, { recorder, busy }: Workspace): string {
 }
 
 export function App({ controller }: { controller: WidgetController }) {
-  const { phase, online, notice } = useStore(controller.store);
+  const { phase, online, notice, patientProblems } = useStore(controller.store);
   return (
     <div class="widget">
       <header class="topbar">
@@ -44,6 +44,9 @@ export function App({ controller }: { controller: WidgetController }) {
         </p>
       )}
       {notice !== null && <NoticeCallout notice={notice} onDismiss={() => controller.dismissNotice()} />}
+      {phase.kind === 'ready' && patientProblems.length > 0 && (
+        <PatientProblems problems={patientProblems} onAsk={() => controller.requestPatientContext()} />
+      )}
       <main class="content">
         {phase.kind === 'ready' ? (
           <WorkspaceView controller={controller} workspace={phase.workspace} />
@@ -98,6 +101,7 @@ function EncounterView({ controller, workspace, encounter, patient }: EncounterV
         ) : (
           <RecorderPanel
             recorder={recorder}
+            consent={encounter.consent}
             canRecord={controller.canRecord}
             actions={{
               record: () => void controller.startRecording(),
@@ -127,9 +131,12 @@ function EncounterView({ controller, workspace, encounter, patient }: EncounterV
           busy={busy}
           canCreate={encounter.note !== null}
           sent={encounter.sentDocuments}
+          signature={workspace.widgetSession.clinician}
           actions={{
             create: (kind, options) => void controller.createDocument(kind, options),
             send: (documentId, edit) => void controller.sendDocument(documentId, edit),
+            restore: (documentId) => void controller.restoreDocumentEdit(documentId),
+            saveName: (displayName) => void controller.saveDisplayName(displayName),
           }}
         />
       </div>

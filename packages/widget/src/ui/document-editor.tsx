@@ -17,12 +17,14 @@ export function DocumentEditor({
   disabled,
   sentRevision,
   onSend,
+  onRestore,
 }: {
   document: WidgetDocument;
   busy: boolean;
   disabled: boolean;
   sentRevision: number | null;
   onSend: (edit: DocumentEdit) => void;
+  onRestore: () => void;
 }) {
   const [title, setTitle] = useState(document.title);
   const [content, setContent] = useState(document.content);
@@ -41,6 +43,7 @@ export function DocumentEditor({
       }}
     >
       <h3 id={`${id}-title`}>{document.title}</h3>
+      <PreviousEdit document={document} disabled={disabled} onRestore={onRestore} />
       <label class="field">
         <span>Title</span>
         <input type="text" maxLength={200} value={title} onInput={(event) => setTitle(event.currentTarget.value)} />
@@ -60,6 +63,30 @@ export function DocumentEditor({
         sent={sentRevision === document.revision}
       />
     </form>
+  );
+}
+
+/** A regeneration replaced the clinician's edits: they are kept, and one click puts them back. */
+function PreviousEdit({
+  document,
+  disabled,
+  onRestore,
+}: {
+  document: WidgetDocument;
+  disabled: boolean;
+  onRestore: () => void;
+}) {
+  if (document.previousEdit === null) return null;
+  return (
+    <div class="callout callout-info" role="note">
+      <p>
+        Rewritten from the latest note (revision {document.revision}). Your edited version (revision{' '}
+        {document.previousEdit.revision}) is kept.
+      </p>
+      <button type="button" class="button button-small" disabled={disabled} onClick={onRestore}>
+        Restore my edited version
+      </button>
+    </div>
   );
 }
 

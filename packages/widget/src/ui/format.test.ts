@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { formatElapsed, meterLevel, rowsFor, spokenElapsed } from './format.js';
+import { formatElapsed, meterLevel, rowsFor, sentencesOf, spokenElapsed } from './format.js';
 
 describe('formatElapsed', () => {
   it('shows m:ss, and h:mm:ss from an hour on', () => {
@@ -37,5 +37,22 @@ describe('rowsFor', () => {
     expect(rowsFor('a\nb\nc\nd', 3, 12)).toBe(4);
     expect(rowsFor('x'.repeat(130), 1, 12)).toBe(3);
     expect(rowsFor('x\n'.repeat(40), 3, 12)).toBe(12);
+  });
+});
+
+describe('sentencesOf', () => {
+  it('numbers a section’s sentences as written, across lines and bullets', () => {
+    expect(sentencesOf('Cough for 3 days. Denies fever!  Takes 10 mg daily?\n- Rest\n\n- Fluids')).toEqual([
+      'Cough for 3 days.',
+      'Denies fever!',
+      'Takes 10 mg daily?',
+      '- Rest',
+      '- Fluids',
+    ]);
+    expect(sentencesOf('Referred to Dr. Lee for review. Symptoms, e.g. cough, persist.')).toEqual([
+      'Referred to Dr. Lee for review.',
+      'Symptoms, e.g. cough, persist.',
+    ]);
+    expect(sentencesOf('  ')).toEqual([]);
   });
 });

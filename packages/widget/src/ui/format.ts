@@ -36,3 +36,14 @@ export function meterLevel(rms: number): number {
   const decibels = 20 * Math.log10(rms);
   return Math.min(1, Math.max(0, (decibels - METER_FLOOR_DB) / -METER_FLOOR_DB));
 }
+
+/** A section's sentences as the service wrote them, so a flag's sentence number finds its text. */
+export function sentencesOf(text: string): string[] {
+  return (
+    text
+      // Not after a title or an abbreviation ("Dr. Lee", "e.g. fever"), nor before a lower-case word.
+      .split(/(?<=(?<!\b(?:Dr|Mr|Mrs|Ms|St|vs|approx|e\.g|i\.e))[.!?])\s+(?=[^\p{Ll}])|\n+/u)
+      .map((sentence) => sentence.trim())
+      .filter((sentence) => sentence !== '')
+  );
+}

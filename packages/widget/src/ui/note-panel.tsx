@@ -1,6 +1,7 @@
-import type { WidgetNote } from '@chartwright/protocol';
+import type { ReviewFlag, WidgetNote } from '@chartwright/protocol';
 
-import { rowsFor } from './format.js';
+import { rowsFor, sentencesOf } from './format.js';
+import { FlagItem, NoteWarnings, ReviewAside } from './note-review.js';
 
 export interface NoteActions {
   generate: () => void;
@@ -44,7 +45,11 @@ export function NotePanel({
   );
 }
 
-/** One text box per section, under the EMR's labels, and whether this text has been sent. */
+/**
+ * The note as the clinician reads and edits it: the service's warnings first, then one text box per
+ * section under the EMR's labels — each as tall as its text, so the note reads without scrolling
+ * inside it — with the flags of that section under it, and beside it what the note may be missing.
+ */
 function NoteForm({
   note,
   draft,
@@ -60,32 +65,91 @@ function NoteForm({
 }) {
   const edited = note.headings.some(({ key }) => (draft[key] ?? '') !== (note.sections[key] ?? ''));
   const sent = !edited && sentRevision === note.revision;
+  const { flags, omissions, warnings } = note;
+  const keys = new Set(note.headings.map(({ key }) => key));
   return (
-    <form
-      class="note-form"
-      onSubmit={(event) => {
-        event.preventDefault();
-        actions.send();
-      }}
-    >
-      {note.headings.map(({ key, label }) => (
-        <label key={key} class="field">
-          <span>{label}</span>
-          <textarea
-            rows={rowsFor(draft[key] ?? '', 3, 12)}
-            value={draft[key] ?? ''}
-            onInput={(event) => actions.edit(key, event.currentTarget.value)}
-          />
-        </label>
-      ))}
-      <div class="buttons">
-        <button type="submit" class="button button-primary" disabled={busy !== null}>
-          {busy === 'sending_note' ? 'Sending…' : 'Send to chart'}
-        </button>
-        <span class="sent" role="status">
-          {sent ? '✓ Sent to chart' : edited ? 'Edited — not sent yet' : ''}
-        </span>
+    <>
+      <NoteWarnings warnings={warnings} />
+      <div class="note-layout">
+        <form
+          class="note-form"
+          aria-label="Note sections"
+          onSubmit={(event) => {
+            event.preventDefault();
+            actions.send();
+          }}
+        >
+          {note.headings.map(({ key, label }) => (
+            <NoteSection
+              key={key}
+              id={`note-section-${key}`}
+              label={label}
+              text={draft[key] ?? ''}
+              // Sentence numbers point into the text as written; after an edit they may not.
+              written={note.revision === 1 ? (note.sections[key] ?? '') : null}
+              flags={flags.filter((flag) => flag.section === key)}
+              onEdit={(text) => actions.edit(key, text)}
+            />
+          ))}
+          <div class="buttons">
+            <button type="submit" class="button button-primary" disabled={busy !== null}>
+              {busy === 'sending_note' ? 'Sending…' : 'Send to chart'}
+            </button>
+            <span class="sent" role="status">
+              {sent ? '✓ Sent to chart' : edited ? 'Edited — not sent yet' : ''}
+            </span>
+          </div>
+        </form>
+        <ReviewAside
+          checked={note.verification !== null}
+          omissions={omissions}
+          flags={flags.filter((flag) => flag.section === null || !keys.has(flag.section))}
+        />
       </div>
-    </form>
+    </>
+  );
+}
+
+/** One section, edited in place: a text box that grows with its text, and the flags to check in it. */
+function NoteSection({
+  id,
+  label,
+  text,
+  written,
+  flags,
+  onEdit,
+}: {
+  id: string;
+  label: string;
+  text: string;
+  written: string | null;
+  flags: readonly ReviewFlag[];
+  onEdit: (text: string) => void;
+}) {
+  const sentences = written === null ? [] : sentencesOf(written);
+  return (
+    <div class={`note-section${flags.length > 0 ? ' note-section-flagged' : ''}`}>
+      <label class="field">
+        <span>{label}</span>
+        <textarea
+          class="grow"
+          rows={rowsFor(text, 2, 400)}
+          value={text}
+          aria-describedby={flags.length > 0 ? `${id}-flags` : undefined}
+          onInput={(event) => onEdit(event.currentTarget.value)}
+        />
+      </label>
+      {flags.length > 0 && (
+        <ul class="flags" id={`${id}-flags`} aria-label={`To check in ${label}`}>
+          {flags.map((flag, index) => (
+            <FlagItem
+              key={index}
+              flag={flag}
+              sentence={flag.sentence === null ? null : (sentences[flag.sentence] ?? null)}
+            />
+          ))}
+        </ul>
+      )}
+    </div>
   );
 }

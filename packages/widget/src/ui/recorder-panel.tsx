@@ -1,3 +1,5 @@
+import type { WidgetConsent } from '@chartwright/protocol';
+
 import type { RecorderState } from '../controller/widget-state.js';
 import { elapsedMs } from '../controller/widget-state.js';
 import { formatElapsed, meterLevel, spokenElapsed } from './format.js';
@@ -18,12 +20,34 @@ const STATUS_TEXT: Record<RecorderState['status'], string> = {
   stopping: 'Finishing the transcript…',
 };
 
+const CONSENT_METHODS: Record<WidgetConsent['method'], string> = {
+  verbal: 'verbal',
+  written: 'written',
+  electronic: 'electronic',
+};
+
+/** The consent the recording rests on, in view the whole time the recorder is. */
+function ConsentStatus({ consent }: { consent: WidgetConsent }) {
+  const at = new Date(consent.recordedAt);
+  const time = Number.isNaN(at.getTime())
+    ? ''
+    : ` at ${at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}`;
+  return (
+    <p class="consent-status">
+      ✓ Patient consented to recording ({CONSENT_METHODS[consent.method]}
+      {time}){consent.note === null || consent.note === '' ? '' : ` — ${consent.note}`}
+    </p>
+  );
+}
+
 export function RecorderPanel({
   recorder,
+  consent,
   canRecord,
   actions,
 }: {
   recorder: RecorderState;
+  consent: WidgetConsent;
   canRecord: boolean;
   actions: RecorderActions;
 }) {
@@ -41,6 +65,7 @@ export function RecorderPanel({
           {formatElapsed(elapsed)}
         </time>
       </div>
+      <ConsentStatus consent={consent} />
       <meter
         class="level"
         aria-label="Microphone level"

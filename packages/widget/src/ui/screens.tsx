@@ -58,3 +58,50 @@ export function WaitingScreen({ onAsk }: { onAsk: () => void }) {
     </section>
   );
 }
+
+/** `patient.allergies[0].name` as "Patient › allergies 1 › name". */
+function fieldName(path: string): string {
+  return path
+    .replace(/\[(\d+)\]/g, (_, index: string) => ` ${Number(index) + 1}`)
+    .split('.')
+    .map((part, index) => (index === 0 ? (FIELD_ROOTS[part] ?? part) : part))
+    .join(' › ');
+}
+
+const FIELD_ROOTS: Readonly<Record<string, string>> = {
+  patient: 'Patient',
+  context: 'Clinical context',
+  appointment: 'Appointment',
+  noteConfig: 'Note sections',
+  message: 'The message',
+};
+
+/**
+ * The EMR sent patient details the widget refused (it told the EMR with WIDGET_ERROR): the clinician
+ * is told too, field by field, so they know why the patient does not show and whom to ask.
+ */
+export function PatientProblems({ problems, onAsk }: { problems: readonly string[]; onAsk: () => void }) {
+  return (
+    <section class="callout callout-error" role="alert" aria-labelledby="patient-problems-title">
+      <h2 id="patient-problems-title" class="callout-title">
+        The EMR sent patient details the scribe cannot use
+      </h2>
+      <p>The patient was not updated. Your EMR was told what is wrong; if it persists, tell your EMR’s support:</p>
+      <ul>
+        {problems.map((problem) => {
+          const colon = problem.indexOf(': ');
+          return colon < 0 ? (
+            <li key={problem}>{problem}</li>
+          ) : (
+            <li key={problem}>
+              <strong>{fieldName(problem.slice(0, colon))}</strong>: {problem.slice(colon + 2)}
+            </li>
+          );
+        })}
+      </ul>
+      <button type="button" class="button button-small" onClick={onAsk}>
+        Ask the EMR again
+      </button>
+    </section>
+  );
+}

@@ -2,6 +2,7 @@ import type {
   CreateWidgetDocumentParams,
   UpdateWidgetDocumentParams,
   WidgetDocument,
+  WidgetDocumentEdit,
   WidgetDocumentKind,
   WidgetDocumentPdf,
 } from '@chartwright/protocol';
@@ -9,8 +10,12 @@ import type {
 import { generateId } from '../../auth/secrets.js';
 import type { Clock } from '../../clock.js';
 import { AppError } from '../../errors.js';
-import type { WidgetSession } from '../../partners/widget-sessions.js';
-import type { EncounterDocumentRow } from '../../store/encounter-documents.js';
+import { signatureOf, type WidgetSession } from '../../partners/widget-sessions.js';
+import type {
+  EncounterDocumentRevisionRow,
+  EncounterDocumentRow,
+  RevisionOrigin,
+} from '../../store/encounter-documents.js';
 import type { EncounterRow } from '../../store/encounters.js';
 import type { Repositories } from '../../store/repositories.js';
 import { noteView } from '../encounter-notes.js';
@@ -31,7 +36,26 @@ const FILE_NAMES: Readonly<Record<WidgetDocumentKind, string>> = {
 const fileName = (document: Pick<EncounterDocumentRow, 'id' | 'document_type'>) =>
   `${FILE_NAMES[document.document_type]}-${document.id}.pdf`;
 
-export function documentView(row: EncounterDocumentRow): WidgetDocument {
+const parsedFields = (fields: string | null) => (fields === null ? null : (JSON.parse(fields) as DocumentField[]));
+
+function editView(revision: EncounterDocumentRevisionRow): WidgetDocumentEdit {
+  return {
+    revision: revision.revision,
+    title: revision.title,
+    content: revision.content,
+    fields: parsedFields(revision.fields),
+    updatedAt: new Date(revision.created_at).toISOString(),
+  };
+}
+
+/**
+ * The document as the widget shows it. `history` says who wrote its current revision and the
+ * clinician's last edit before it: kept as `previousEdit` when a regeneration replaced it.
+ */
+export function documentView(
+  row: EncounterDocumentRow,
+  history: { origin: RevisionOrigin; lastEdit: EncounterDocumentRevisionRow | undefined },
+): WidgetDocument {
   return {
     id: row.id,
     sessionId: row.encounter_id,
@@ -40,9 +64,12 @@ export function documentView(row: EncounterDocumentRow): WidgetDocument {
     pushDocumentType: row.format === 'pdf' ? 'pdf' : row.document_type,
     title: row.title,
     content: row.content,
-    fields: row.fields === null ? null : (JSON.parse(row.fields) as DocumentField[]),
+    fields: parsedFields(row.fields),
     noteId: row.note_id,
+    recipient: row.recipient,
     revision: row.revision,
+    origin: history.origin,
+    previousEdit: history.origin === 'generated' && history.lastEdit !== undefined ? editView(history.lastEdit) : null,
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
     expiresAt: new Date(row.expires_at).toISOString(),
@@ -65,6 +92,12 @@ export class EncounterDocumentService {
     },
   ) {}
 
+  /**
+   * Writes the encounter's document of the kind asked: its first revision, or — when the encounter
+   * has one of that kind — a new revision of it (the clinician's edited revisions stay, and the
+   * last of them is offered back as `previousEdit`). It is signed with the clinician's display name
+   * (their e-mail until they set one) and addressed to the recipient typed, else the one it had.
+   */
   async create(
     widgetSession: WidgetSession,
     encounterId: string,
@@ -74,31 +107,68 @@ export class EncounterDocumentService {
     const now = this.deps.clock.now();
     const note = await this.sourceNote(encounter, request.noteId, now);
     const kind: WidgetDocumentKind = request.documentType === 'pdf' ? 'letter' : request.documentType;
-    const draft = DRAFTS[kind](
-      documentMaterial({
-        now,
-        context: patientContextOf(encounter),
-        note: note?.headings ?? [],
-        clinician: request.clinicianName ?? widgetSession.clinician.email,
-        recipient: request.recipient ?? null,
-      }),
-    );
-    const row: EncounterDocumentRow = {
-      id: generateId('doc'),
-      encounter_id: encounter.id,
-      document_type: kind,
-      format: request.format ?? (request.documentType === 'pdf' ? 'pdf' : 'text'),
-      note_id: note?.id ?? null,
-      title: draft.title,
-      content: draft.content,
-      fields: draft.fields === null ? null : JSON.stringify(draft.fields),
-      revision: 1,
-      created_at: now,
-      updated_at: now,
-      expires_at: now + this.deps.retentionMs,
-    };
-    await this.deps.repositories.encounterDocuments.insert(row);
-    return documentView(row);
+    const documents = this.deps.repositories.encounterDocuments;
+    for (let attempt = 0; ; attempt++) {
+      const current = await documents.currentOfKind(encounter.id, kind, now);
+      const recipient = request.recipient ?? current?.recipient ?? null;
+      const draft = DRAFTS[kind](
+        documentMaterial({
+          now,
+          context: patientContextOf(encounter),
+          note: note?.headings ?? [],
+          clinician: request.clinicianName ?? signatureOf(widgetSession.clinician),
+          recipient,
+        }),
+      );
+      const written = {
+        title: draft.title,
+        content: draft.content,
+        fields: draft.fields === null ? null : JSON.stringify(draft.fields),
+        note_id: note?.id ?? null,
+        recipient,
+        updated_at: now,
+      };
+      const format = request.format ?? (request.documentType === 'pdf' ? 'pdf' : (current?.format ?? 'text'));
+      const saved =
+        current === undefined
+          ? await this.insertFirst({
+              ...written,
+              id: generateId('doc'),
+              encounter_id: encounter.id,
+              document_type: kind,
+              format,
+              revision: 1,
+              superseded_by: null,
+              created_at: now,
+              expires_at: now + this.deps.retentionMs,
+            })
+          : await this.regenerated({ ...current, ...written, format, revision: current.revision + 1 });
+      if (saved !== null) return this.view(saved);
+      // Another tab wrote or edited this kind at the same moment: write over what it saved.
+      if (attempt > 0) throw revisionConflict();
+    }
+  }
+
+  /** The first document of its kind; null when another request made one first. */
+  private async insertFirst(row: EncounterDocumentRow): Promise<EncounterDocumentRow | null> {
+    const documents = this.deps.repositories.encounterDocuments;
+    try {
+      await documents.insert(row);
+      return row;
+    } catch (error) {
+      if ((await documents.currentOfKind(row.encounter_id, row.document_type, row.created_at)) !== undefined) {
+        return null;
+      }
+      throw error;
+    }
+  }
+
+  private async regenerated(next: EncounterDocumentRow): Promise<EncounterDocumentRow | null> {
+    return (await this.deps.repositories.encounterDocuments.saveRevision(next, 'generated')) ? next : null;
+  }
+
+  private async view(row: EncounterDocumentRow): Promise<WidgetDocument> {
+    return documentView(row, await this.deps.repositories.encounterDocuments.history(row));
   }
 
   /** Saves an edit as the next revision; a form's content is rewritten from its fields. */
@@ -122,8 +192,8 @@ export class EncounterDocumentService {
       revision: current.revision + 1,
       updated_at: now,
     };
-    if (!(await this.deps.repositories.encounterDocuments.saveRevision(next))) throw revisionConflict();
-    return documentView(next);
+    if (!(await this.deps.repositories.encounterDocuments.saveRevision(next, 'edited'))) throw revisionConflict();
+    return this.view(next);
   }
 
   async list(widgetSession: WidgetSession, encounterId: string): Promise<WidgetDocument[]> {
@@ -134,7 +204,7 @@ export class EncounterDocumentService {
   /** The encounter's documents, latest first (the caller checked it may see them). */
   async listFor(encounter: EncounterRow): Promise<WidgetDocument[]> {
     const rows = await this.deps.repositories.encounterDocuments.list(encounter.id, this.deps.clock.now());
-    return rows.map(documentView);
+    return Promise.all(rows.map((row) => this.view(row)));
   }
 
   /** A signed link to the PDF of the document's current revision; later edits do not change what it serves. */

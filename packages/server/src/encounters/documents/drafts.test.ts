@@ -44,7 +44,8 @@ describe('note headings in documents', () => {
     expect(content).toContain('ASSESSMENT\nProbable meniscal tear.');
     expect(content).toContain('PLAN\nMRI of the left knee.');
     expect(content).not.toMatch(/^STORY$/m);
-    expect(content).toContain('Dear Colleague,\n\nThank you for seeing this patient');
+    expect(content).toContain('From: Dr. Ana Rivera\n\nDear colleague,\n\nThank you for seeing this patient');
+    expect(content).not.toContain('To:');
   });
 
   it('writes every document for an encounter with neither a patient nor a note', () => {

@@ -52,9 +52,9 @@ function regarding(material: DocumentMaterial): string | null {
  * problems from the chart, the assessment and the plan, in the order a consultant reads them.
  */
 export function referralLetter(material: DocumentMaterial): DocumentDraft {
-  const addressee = material.recipient ?? 'Colleague';
-  // "Dr. Lee, Respirology" is greeted as "Dear Dr. Lee,".
-  const greeting = addressee.split(',')[0]?.trim() ?? addressee;
+  const addressee = material.recipient;
+  // "Dr. Lee, Respirology" is greeted as "Dear Dr. Lee,"; with no addressee typed, no "To:" line is made up.
+  const greeting = addressee === null ? 'colleague' : (addressee.split(',')[0]?.trim() ?? addressee);
   const patientName = material.patient?.name ?? 'this patient';
   const assessment = noteText(material, 'assessment');
   const findings = paragraphs([noteText(material, 'findings'), bulletList(labLines(material), '')]);
@@ -66,7 +66,7 @@ export function referralLetter(material: DocumentMaterial): DocumentDraft {
   ]);
   const content = paragraphs([
     material.date,
-    `To: ${addressee}\nFrom: ${material.clinician}`,
+    addressee === null ? `From: ${material.clinician}` : `To: ${addressee}\nFrom: ${material.clinician}`,
     regarding(material),
     `Dear ${greeting},`,
     `Thank you for seeing ${patientName}, whom I am referring for your assessment.`,

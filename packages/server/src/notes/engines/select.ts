@@ -2,12 +2,15 @@ import type { FastifyBaseLogger } from 'fastify';
 
 import type { Config } from '../../config/config.js';
 import { singleEngine, type NoteProducer } from '../generator.js';
+import { verified } from '../verifier/index.js';
 import { extractiveGenerator } from './extractive/index.js';
 import { createOpenAiGenerator, withFallback } from './openai/index.js';
 
 /**
- * The note engine the configuration asks for. The OpenAI-compatible engine always has the
- * extractive engine behind it, so a provider outage degrades notes instead of failing them.
+ * The note engine the configuration asks for, its notes checked by the verifier. The
+ * OpenAI-compatible engine always has the extractive engine behind it, so a provider outage
+ * degrades notes instead of failing them; the verifier removes the sentences of the model's that
+ * contradict the visit, and flags those of the offline engines.
  */
 export function noteProducer(config: Config, logger: FastifyBaseLogger): NoteProducer {
   const openai = config.notes.openai;
@@ -19,7 +22,9 @@ export function noteProducer(config: Config, logger: FastifyBaseLogger): NotePro
       logger,
       ...(openai.apiKey === null ? {} : { apiKey: openai.apiKey }),
     });
-    return withFallback(generator, extractiveGenerator, { logger });
+    return verified(withFallback(generator, extractiveGenerator, { logger }), {
+      dropContradictions: (engine) => engine.name === generator.engine.name,
+    });
   }
-  return singleEngine(extractiveGenerator);
+  return verified(singleEngine(extractiveGenerator));
 }

@@ -12,6 +12,7 @@ import { chartLists } from './chart-lists.js';
 import { findingSentences } from './findings.js';
 import { familyHistory, pastHistory, problemPhrase, socialHistory } from './history.js';
 import {
+  charted,
   chiefComplaint,
   labelled,
   listOf,
@@ -77,7 +78,7 @@ function results(sheet: FactSheet): Written[] {
       .filter((part) => part !== '')
       .join(', ');
     const long = result.text.split(/\s+/).length > MAX_WORDS && result.test !== 'result' && outcome !== '';
-    return { text: sentence(long ? `${result.test}: ${outcome}` : result.text), facts: [result] };
+    return { text: sentence(charted(result, long ? `${result.test}: ${outcome}` : result.text)), facts: [result] };
   });
 }
 

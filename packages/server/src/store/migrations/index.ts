@@ -8,6 +8,7 @@ import { realtimeRetention } from './0005-realtime-retention.js';
 import { widgetEncounterRecords } from './0006-widget-encounter-records.js';
 import { encounterNoteTemplate } from './0007-encounter-note-template.js';
 import { noteFacts } from './0008-note-facts.js';
+import { clinicianProfileDocumentRevisions } from './0009-clinician-profile-document-revisions.js';
 
 /**
  * Migrations in the order they apply. Names sort lexically, so they carry a zero-padded number;
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006-widget-encounter-records': widgetEncounterRecords,
   '0007-encounter-note-template': encounterNoteTemplate,
   '0008-note-facts': noteFacts,
+  '0009-clinician-profile-document-revisions': clinicianProfileDocumentRevisions,
 };
 
 /** Every migration's name, in the order they apply. */

@@ -1,4 +1,12 @@
-import type { Note, SetPatientContextRequest, WidgetEncounterState, WidgetNote } from '@chartwright/protocol';
+import type {
+  Note,
+  SetPatientContextRequest,
+  WidgetDocument,
+  WidgetDocumentList,
+  WidgetEncounterState,
+  WidgetNote,
+  WidgetSessionInfo,
+} from '@chartwright/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { buildApp } from '../../app.js';
@@ -276,6 +284,161 @@ describe.each(TEST_DIALECTS)('migrations on %s', (dialect) => {
       });
       expect(created.statusCode, created.body).toBe(201);
       expect(created.json<Note>().style).toBe('concise');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('gives clinicians an empty profile and keeps one current document per kind after 0009', async () => {
+    opened = await openEmptyTestDatabase(dialect);
+    const { db } = opened.database;
+    const before = MIGRATION_NAMES[MIGRATION_NAMES.indexOf('0009-clinician-profile-document-revisions') - 1] ?? '';
+    expect((await (await createMigrator(opened.database)).migrateTo(before)).error).toBeUndefined();
+    const clock = new ManualClock();
+    const repositories = createRepositories(opened.database);
+    const project = await new ProjectService(repositories, clock).create('Clinic');
+    const { partner, partnerKey } = await new PartnerService(repositories, clock, 0).create({
+      projectId: project.id,
+      environment: 'test',
+      name: 'EMR',
+      allowedOrigins: ['https://emr.example.com'],
+    });
+    const now = clock.now();
+    // Written with the columns of the version before, as a service on it would have.
+    await db
+      .insertInto('clinicians')
+      .values({
+        id: 'cln_1',
+        partner_id: partner.id,
+        emr_user_id: 'emr-user-1',
+        email: 'dr@clinic.example',
+        created_at: 1,
+        updated_at: 1,
+      })
+      .execute();
+    await db
+      .insertInto('encounters')
+      .values({
+        id: 'ses_1',
+        project_id: project.id,
+        environment: 'test',
+        partner_id: partner.id,
+        clinician_id: 'cln_1',
+        emr_session_id: 'visit-1',
+        patient_key: `widget_${partner.id}_MRN-1`,
+        patient_id: 'MRN-1',
+        patient_context: JSON.stringify({ patient: { id: 'MRN-1', name: 'Jane Doe' } }),
+        created_at: now,
+        updated_at: now,
+      } as never)
+      .execute();
+    const document = (id: string, type: string, at: number, revision: number, fields: string | null) => ({
+      id,
+      encounter_id: 'ses_1',
+      document_type: type,
+      format: 'text',
+      note_id: null,
+      title: `${type} ${id}`,
+      content: `${type} text`,
+      fields,
+      revision,
+      created_at: at,
+      updated_at: at,
+      expires_at: now + 86_400_000,
+    });
+    const fields = JSON.stringify([{ key: 'plan', label: 'Plan', value: 'Edited plan.' }]);
+    await db
+      .insertInto('encounter_documents')
+      .values([
+        document('doc_old', 'referral', now - 2000, 1, null),
+        document('doc_new', 'referral', now - 1000, 2, null),
+        document('doc_form', 'form', now - 500, 2, fields),
+      ] as never)
+      .execute();
+    const revision = (documentId: string, number: number) => ({
+      document_id: documentId,
+      revision: number,
+      title: 'Title',
+      content: `revision ${number}`,
+      created_at: now - 100 + number,
+    });
+    await db
+      .insertInto('encounter_document_revisions')
+      .values([
+        revision('doc_old', 1),
+        revision('doc_new', 1),
+        revision('doc_new', 2),
+        revision('doc_form', 1),
+        revision('doc_form', 2),
+      ] as never)
+      .execute();
+
+    await migrateToLatest(opened.database);
+    expect((await db.selectFrom('clinicians').select('display_name').executeTakeFirst())?.display_name).toBeNull();
+    const superseded = await db
+      .selectFrom('encounter_documents')
+      .select(['id', 'superseded_by'])
+      .orderBy('id')
+      .execute();
+    expect(superseded).toEqual([
+      { id: 'doc_form', superseded_by: null },
+      { id: 'doc_new', superseded_by: null },
+      { id: 'doc_old', superseded_by: 'doc_new' },
+    ]);
+    const revisions = await db
+      .selectFrom('encounter_document_revisions')
+      .select(['document_id', 'revision', 'origin', 'fields'])
+      .orderBy('document_id')
+      .orderBy('revision')
+      .execute();
+    expect(revisions).toEqual([
+      { document_id: 'doc_form', revision: 1, origin: 'generated', fields: null },
+      { document_id: 'doc_form', revision: 2, origin: 'edited', fields },
+      { document_id: 'doc_new', revision: 1, origin: 'generated', fields: null },
+      { document_id: 'doc_new', revision: 2, origin: 'edited', fields: null },
+      { document_id: 'doc_old', revision: 1, origin: 'generated', fields: null },
+    ]);
+
+    // The service of this version serves what the previous one stored.
+    const app = await buildApp(testConfig(), {
+      database: opened.database,
+      clock,
+      logger: createLogger('silent'),
+      rateLimitStore: new MemoryRateLimitStore(),
+    });
+    try {
+      const minted = await app.inject({
+        method: 'POST',
+        url: '/api/widget/token',
+        headers: { 'x-partner-key': partnerKey },
+        payload: { userEmail: 'dr@clinic.example', emrUserId: 'emr-user-1' },
+      });
+      const headers = { authorization: `Bearer ${minted.json<{ data: { token: string } }>().data.token}` };
+      const session = await app.inject({ method: 'GET', url: '/api/widget/session', headers });
+      expect(session.json<WidgetSessionInfo>().clinician.displayName).toBeNull();
+      const listed = await app.inject({ method: 'GET', url: '/api/widget/encounters/ses_1/documents', headers });
+      expect(listed.json<WidgetDocumentList>().documents.map((item) => [item.id, item.origin])).toEqual([
+        ['doc_form', 'edited'],
+        ['doc_new', 'edited'],
+      ]);
+      const again = await app.inject({
+        method: 'POST',
+        url: '/api/widget/encounters/ses_1/documents',
+        headers,
+        payload: { documentType: 'referral' },
+      });
+      expect(again.statusCode, again.body).toBe(201);
+      expect(again.json<WidgetDocument>()).toMatchObject({
+        id: 'doc_new',
+        revision: 3,
+        previousEdit: { revision: 2, content: 'revision 2' },
+      });
+      const oldPdf = await app.inject({
+        method: 'POST',
+        url: '/api/widget/encounters/ses_1/documents/doc_old/pdf',
+        headers,
+      });
+      expect(oldPdf.statusCode, oldPdf.body).toBe(200);
     } finally {
       await app.close();
     }

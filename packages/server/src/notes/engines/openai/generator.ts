@@ -1,6 +1,9 @@
 import type { BaseLogger } from 'pino';
 
 import { openAiEndpoint } from '../../../openai-http.js';
+import type { Fact } from '@chartwright/protocol';
+
+import { extractFacts } from '../../facts/sheet.js';
 import type { GeneratedNote, GenerationInput, NoteGenerator } from '../../generator.js';
 import { postChatCompletion, type FetchFunction } from './client.js';
 import { elapsedMs, withDeadline } from './deadline.js';
@@ -32,8 +35,9 @@ const MAX_ECHOED_REPLY_CHARACTERS = 32_000;
 
 /**
  * A note engine backed by any OpenAI-compatible chat completions server (Ollama, vLLM, llama.cpp
- * server, hosted APIs). It prompts with the template's sections and guidance and the numbered
- * conversation, asks for JSON keyed by section with the turns each statement comes from, validates
+ * server, hosted APIs). It prompts with the template's sections and guidance, the numbered
+ * conversation and the visit's fact sheet (ids, polarity, subject, turns), asks for JSON keyed by
+ * section with the facts and turns each statement states, validates
  * the reply against the template and the conversation (see parseReply), and asks once more, with
  * the problems found, when the reply is unusable.
  *
@@ -82,9 +86,10 @@ class NoteWriter {
   async write(input: GenerationInput, signal: AbortSignal): Promise<GeneratedNote> {
     const started = performance.now();
     const contextPaths = new Set(contextItems(input.context).map((item) => item.path));
-    const messages = initialMessages(input.template, input.conversation, input.context);
-    const first = await this.attempt(messages, input, contextPaths, signal);
-    if (first.result.ok) return this.replied(first.result, 1, started);
+    const { facts } = extractFacts(input);
+    const messages = initialMessages(input.template, input.conversation, input.context, facts);
+    const first = await this.attempt(messages, input, { contextPaths, facts }, signal);
+    if (first.result.ok) return this.replied(first.result, facts, 1, started);
     this.options.logger?.warn(
       {
         engine: ENGINE_NAME,
@@ -104,8 +109,8 @@ class NoteWriter {
       { role: 'assistant', content: first.reply.content.slice(0, MAX_ECHOED_REPLY_CHARACTERS) },
       correctionMessage(input.template, problems),
     ];
-    const second = await this.attempt(retry, input, contextPaths, signal);
-    if (second.result.ok) return this.replied(second.result, 2, started);
+    const second = await this.attempt(retry, input, { contextPaths, facts }, signal);
+    if (second.result.ok) return this.replied(second.result, facts, 2, started);
     throw new EngineFailure(
       'invalid_output',
       `the model's reply was invalid twice (${second.result.problems.length} problems in the second)`,
@@ -115,19 +120,26 @@ class NoteWriter {
   private async attempt(
     messages: readonly ChatMessage[],
     input: GenerationInput,
-    contextPaths: ReadonlySet<string>,
+    offered: { contextPaths: ReadonlySet<string>; facts: readonly Fact[] },
     signal: AbortSignal,
   ) {
     const { apiKey, model } = this.options;
     const reply = await postChatCompletion({ url: this.url, apiKey, model, messages, signal, fetch: this.fetch });
-    return { reply, result: parseReply(reply.content, input.template, input.conversation, contextPaths) };
+    const { template, conversation } = input;
+    return { reply, result: parseReply(reply.content, template, conversation, offered.contextPaths, offered.facts) };
   }
 
-  private replied(result: Extract<ReplyResult, { ok: true }>, attempts: number, started: number): GeneratedNote {
+  /** The note, with the fact sheet it was written from (what the verifier checks it against). */
+  private replied(
+    result: Extract<ReplyResult, { ok: true }>,
+    facts: Fact[],
+    attempts: number,
+    started: number,
+  ): GeneratedNote {
     this.options.logger?.info(
       { engine: ENGINE_NAME, model: this.options.model, attempts, durationMs: elapsedMs(started), ...result.stats },
       'note engine replied',
     );
-    return result.note;
+    return { ...result.note, facts };
   }
 }

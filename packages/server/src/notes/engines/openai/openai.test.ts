@@ -1,6 +1,3 @@
-import { once } from 'node:events';
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 
 import type { FastifyBaseLogger } from 'fastify';
@@ -8,6 +5,13 @@ import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Template } from '@chartwright/protocol';
+import {
+  completion,
+  FakeChatCompletionsServer,
+  hang,
+  json,
+  status,
+} from '@chartwright/testing/fake-chat-completions-server.js';
 
 import type { Conversation } from '../../../text/conversation.js';
 import { parseConversation } from '../../../text/parse-conversation.js';
@@ -15,94 +19,6 @@ import { extractiveGenerator } from '../extractive/index.js';
 import type { GeneratedNote, GenerationInput, NoteGenerator, NoteProducer } from '../../generator.js';
 import { findCuratedTemplate } from '../../templates.js';
 import { EngineFailure, createOpenAiGenerator, withFallback, type OpenAiGeneratorOptions } from './index.js';
-
-// --- A fake OpenAI-compatible server -------------------------------------------------------------
-
-interface RecordedRequest {
-  method: string;
-  url: string;
-  headers: IncomingHttpHeaders;
-  body: {
-    model: string;
-    temperature: number;
-    response_format: { type: string };
-    messages: { role: string; content: string }[];
-  };
-}
-
-/** How the fake server answers one request. */
-type Responder = (response: ServerResponse) => void;
-
-const completion =
-  (content: string | null, finishReason = 'stop'): Responder =>
-  (response) => {
-    response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(
-      JSON.stringify({
-        id: 'chatcmpl-test',
-        object: 'chat.completion',
-        created: 0,
-        model: 'fake-model',
-        choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: finishReason }],
-      }),
-    );
-  };
-
-const json = (value: unknown): Responder => completion(JSON.stringify(value));
-
-const status =
-  (code: number, body = '{"error":{"message":"boom"}}'): Responder =>
-  (response) => {
-    response.writeHead(code, { 'content-type': 'application/json' });
-    response.end(body);
-  };
-
-/** Never answers. */
-const hang: Responder = () => undefined;
-
-class FakeOpenAiServer {
-  readonly requests: RecordedRequest[] = [];
-  private responders: Responder[] = [];
-  private readonly server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      this.requests.push({
-        method: request.method ?? '',
-        url: request.url ?? '',
-        headers: request.headers,
-        body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as RecordedRequest['body'],
-      });
-      const responder = this.responders.shift() ?? status(599, '{"error":"no reply scripted"}');
-      responder(response);
-    });
-  });
-
-  async start(): Promise<void> {
-    this.server.listen(0, '127.0.0.1');
-    await once(this.server, 'listening');
-  }
-
-  get baseUrl(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
-  }
-
-  /** The replies to the next requests, in order. */
-  script(...responders: Responder[]): void {
-    this.responders = responders;
-  }
-
-  reset(): void {
-    this.requests.length = 0;
-    this.responders = [];
-  }
-
-  async close(): Promise<void> {
-    this.server.closeAllConnections();
-    this.server.close();
-    await once(this.server, 'close');
-  }
-}
 
 class LogCapture extends Writable {
   text = '';
@@ -158,7 +74,7 @@ const offline: NoteGenerator & { calls: number } = {
   },
 };
 
-const fake = new FakeOpenAiServer();
+const fake = new FakeChatCompletionsServer();
 
 beforeAll(async () => {
   await fake.start();
@@ -278,7 +194,7 @@ describe('createOpenAiGenerator against an OpenAI-compatible server', () => {
     expect(offline.calls).toBe(1);
   });
 
-  it('drops hallucinated turn numbers and statements with no evidence left', async () => {
+  it('drops hallucinated turn numbers, and keeps statements with no evidence left, uncited', async () => {
     fake.script(
       json({
         sections: {
@@ -295,8 +211,9 @@ describe('createOpenAiGenerator against an OpenAI-compatible server', () => {
     const note = await engine().generate(input);
     expect(note.sections[0]?.sentences).toEqual([
       { text: 'Sore throat for three days.', evidence: { turns: [1], context: [] } },
+      { text: 'History of asthma.', evidence: { turns: [], context: [] } },
     ]);
-    expect(sentences(note, 'plan')).toEqual([]);
+    expect(sentences(note, 'plan')).toEqual(['Chest x-ray ordered.']);
     for (const sentence of note.sections.flatMap((section) => section.sentences)) {
       expect(sentence.evidence.turns.every((turn) => turn >= 0 && turn < conversation.turns.length)).toBe(true);
     }
@@ -335,7 +252,7 @@ describe('createOpenAiGenerator against an OpenAI-compatible server', () => {
   });
 
   it('treats an unreachable server as provider_error', async () => {
-    const closed = new FakeOpenAiServer();
+    const closed = new FakeChatCompletionsServer();
     await closed.start();
     const baseUrl = closed.baseUrl;
     await closed.close();

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
+import type { Fact } from '@chartwright/protocol';
+
 import { findCuratedTemplate } from '../../templates.js';
 import type { Conversation } from '../../../text/conversation.js';
 import { contextItems, correctionMessage, initialMessages, numberedConversation } from './prompt.js';
@@ -102,6 +104,44 @@ describe('initialMessages', () => {
     expect(user?.role).toBe('user');
     expect(user?.content).toContain('[1] patient: Just penicillin, it gives me hives.');
     expect(user?.content).toContain('- medical.allergies[0]: allergy: Latex');
+  });
+
+  it('gives the fact sheet: ids, kind, polarity, whom each is about, evidence and certainty', () => {
+    const facts: Fact[] = [
+      {
+        id: 'f1',
+        kind: 'allergy',
+        text: 'penicillin',
+        substance: 'penicillin',
+        reaction: 'hives',
+        polarity: 'present',
+        subject: { type: 'patient' },
+        speaker: 'patient',
+        source: { turns: [1], context: [] },
+        certainty: 'low',
+      },
+      {
+        id: 'f2',
+        kind: 'history',
+        text: 'breast cancer',
+        category: 'family',
+        item: 'breast cancer',
+        polarity: 'present',
+        subject: { type: 'relative', relation: 'mother' },
+        speaker: 'patient',
+        source: { turns: [3], context: [] },
+        certainty: 'high',
+      },
+    ];
+    const [system, user] = initialMessages(template, conversation, {}, facts);
+    expect(system?.content).toMatch(/"facts": \[<fact ids>\]/);
+    expect(user?.content).toContain(
+      '- f1 [allergy; present; about the patient; turns 1; heard with low confidence]: penicillin',
+    );
+    expect(user?.content).toContain(
+      "- f2 [history; present; about the patient's mother, not the patient; turns 3]: breast cancer",
+    );
+    expect(initialMessages(template, conversation, {})[1]?.content).toContain('Facts: none found.');
   });
 
   it('says so when there is no context', () => {

@@ -1,10 +1,11 @@
-import type { Template } from '@chartwright/protocol';
+import type { Fact, Template } from '@chartwright/protocol';
 
 import type { Conversation, ConversationTurn } from '../../../text/conversation.js';
 import type { NoteContext } from '../../generator.js';
+import { factSheetText } from './fact-sheet.js';
 
 /** Bumped whenever the prompt's wording or the reply shape changes, so notes stay reproducible. */
-export const OPENAI_PROMPT_VERSION = 1;
+export const OPENAI_PROMPT_VERSION = 2;
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -127,7 +128,7 @@ export function numberedConversation(conversation: Conversation): string {
 export function replyExample(template: Template): string {
   const sections = template.sections.map((section, index) =>
     index === 0
-      ? `    ${JSON.stringify(section.key)}: [{ "text": "<one statement>", "turns": [<turn numbers>], "context": [<context ids>] }]`
+      ? `    ${JSON.stringify(section.key)}: [{ "text": "<one statement>", "facts": [<fact ids>], "turns": [<turn numbers>], "context": [<context ids>] }]`
       : `    ${JSON.stringify(section.key)}: []`,
   );
   return `{\n  "sections": {\n${sections.join(',\n')}\n  }\n}`;
@@ -144,8 +145,10 @@ Faithfulness rules. They come before everything else:
 2. Keep negations and uncertainty exactly as stated ("denies chest pain", "possible migraine"); never turn a possibility into a diagnosis.
 3. Copy numbers, doses, units and drug names exactly as given.
 4. When nothing in the conversation or context belongs in a section, leave that section an empty list. Never fill a section with "not discussed", "none", "N/A" or normal findings nobody stated.
-5. Every statement cites its evidence: "turns" lists the numbers of the conversation turns it comes from (the [n] before each turn) and "context" lists the ids of the context items it comes from. A statement without evidence is discarded.
-6. Write in concise clinical note style, in the third person, without small talk or filler; one statement per item. Put each statement in the one section it fits best.
+5. Every statement cites its evidence: "facts" lists the ids of the facts it states (f1, f2 … from the fact sheet), "turns" the numbers of the conversation turns it comes from (the [n] before each turn) and "context" the ids of the context items it comes from. A statement that cites nothing is flagged to the clinician as unchecked.
+6. Every statement is checked against the facts it cites: one that denies a present fact or asserts an absent one, gives a relative's condition to the patient, names another side, or states a number or dose that the facts and turns do not hold is removed.
+7. A fact about a relative is family history: say whose it is. An "absent" fact is a denial or a normal finding: write it as one.
+8. Write in concise clinical note style, in the third person, without small talk or filler; one statement per item. Put each statement in the one section it fits best.
 
 The note's sections, by key (label): what belongs there.
 ${sections}
@@ -154,20 +157,25 @@ Reply with one JSON object and nothing else, in exactly this shape, with every o
 ${replyExample(template)}`;
 }
 
-export function userPrompt(conversation: Conversation, context: NoteContext): string {
+export function userPrompt(conversation: Conversation, context: NoteContext, facts: readonly Fact[] = []): string {
   const items = contextItems(context);
   const contextText =
     items.length === 0
       ? 'Context: none.'
       : `Context (cite these ids in "context"):\n${items.map((item) => `- ${item.path}: ${item.text}`).join('\n')}`;
-  return `Conversation (cite these turn numbers in "turns"):\n${numberedConversation(conversation)}\n\n${contextText}`;
+  return `Conversation (cite these turn numbers in "turns"):\n${numberedConversation(conversation)}\n\n${factSheetText(facts)}\n\n${contextText}`;
 }
 
-/** The first request: the rules and template, then the conversation and context. */
-export function initialMessages(template: Template, conversation: Conversation, context: NoteContext): ChatMessage[] {
+/** The first request: the rules and template, then the conversation, the fact sheet and the context. */
+export function initialMessages(
+  template: Template,
+  conversation: Conversation,
+  context: NoteContext,
+  facts: readonly Fact[] = [],
+): ChatMessage[] {
   return [
     { role: 'system', content: systemPrompt(template) },
-    { role: 'user', content: userPrompt(conversation, context) },
+    { role: 'user', content: userPrompt(conversation, context, facts) },
   ];
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import type { Template } from '@chartwright/protocol';
+import type { Fact, Template } from '@chartwright/protocol';
 
 import type { Conversation } from '../../../text/conversation.js';
 import { extractJsonObject, parseReply } from './reply.js';
@@ -67,10 +67,16 @@ describe('parseReply', () => {
         sentences: [{ text: 'Chest x-ray ordered.', evidence: { turns: [2], context: [] } }],
       },
     ]);
-    expect(result.stats).toEqual({ sentences: 1, droppedSentences: 0, droppedReferences: 0, ignoredEmptyKeys: 0 });
+    expect(result.stats).toEqual({
+      sentences: 1,
+      droppedSentences: 0,
+      uncitedSentences: 0,
+      droppedReferences: 0,
+      ignoredEmptyKeys: 0,
+    });
   });
 
-  it('drops turn numbers outside the conversation, and statements left without evidence', () => {
+  it('drops turn numbers outside the conversation, and keeps statements left without evidence, uncited', () => {
     const result = expectOk(
       parse({
         sections: {
@@ -85,8 +91,11 @@ describe('parseReply', () => {
     );
     expect(result.note.sections[0]?.sentences).toEqual([
       { text: 'Cough for two weeks.', evidence: { turns: [1], context: [] } },
+      { text: 'Fever for three days.', evidence: { turns: [], context: [] } },
+      { text: 'Smokes a pack a day.', evidence: { turns: [], context: [] } },
     ]);
-    expect(result.stats.droppedSentences).toBe(2);
+    expect(result.stats.uncitedSentences).toBe(2);
+    expect(result.stats.droppedSentences).toBe(0);
     expect(result.stats.droppedReferences).toBe(4);
   });
 
@@ -126,6 +135,7 @@ describe('parseReply', () => {
     );
     expect(result.note.sections[0]?.sentences).toEqual([
       { text: 'Allergic to penicillin.', evidence: { turns: [], context: ['medical.allergies[0]'] } },
+      { text: 'Takes metformin.', evidence: { turns: [], context: [] } },
     ]);
   });
 
@@ -186,7 +196,7 @@ describe('parseReply', () => {
     expect(empty.note.sections.every((section) => section.sentences.length === 0)).toBe(true);
   });
 
-  it('never puts a statement without evidence in the note', () => {
+  it('keeps a statement without evidence with none, for the verifier to flag as uncited', () => {
     const result = expectOk(
       parse({
         sections: {
@@ -203,9 +213,50 @@ describe('parseReply', () => {
       }),
     );
     const sentences = result.note.sections.flatMap((section) => section.sentences);
-    expect(sentences.map((sentence) => sentence.text)).toEqual(['A.', 'E.']);
-    for (const sentence of sentences) {
-      expect(sentence.evidence.turns.length + sentence.evidence.context.length).toBeGreaterThan(0);
-    }
+    expect(sentences.map((sentence) => [sentence.text, sentence.evidence.turns])).toEqual([
+      ['A.', [0]],
+      ['B.', []],
+      ['C.', []],
+      ['D.', []],
+      ['E.', [2]],
+    ]);
+    expect(result.stats.uncitedSentences).toBe(3);
+  });
+
+  it('takes the fact ids a statement cites from the fact sheet, with their evidence', () => {
+    const facts: Fact[] = [
+      {
+        id: 'f1',
+        kind: 'problem',
+        text: 'cough',
+        name: 'cough',
+        polarity: 'present',
+        subject: { type: 'patient' },
+        speaker: 'patient',
+        source: { turns: [1], context: [] },
+        certainty: 'high',
+        modifiers: [],
+      },
+    ];
+    const result = parseReply(
+      JSON.stringify({
+        sections: {
+          history: [
+            { text: 'Cough for two weeks.', facts: ['f1', 'f9'] },
+            { text: 'Cough.', facts: [1], turns: [1] },
+          ],
+        },
+      }),
+      template,
+      conversation,
+      noContext,
+      facts,
+    );
+    if (!result.ok) throw new Error(result.problems.join('; '));
+    expect(result.note.sections[0]?.sentences).toEqual([
+      { text: 'Cough for two weeks.', evidence: { turns: [1], context: [] }, facts: ['f1'] },
+      { text: 'Cough.', evidence: { turns: [1], context: [] }, facts: ['f1'] },
+    ]);
+    expect(result.stats.droppedReferences).toBe(1);
   });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { formatPath, type Template } from '@chartwright/protocol';
+import { formatPath, type Fact, type Template } from '@chartwright/protocol';
 
 import type { Conversation } from '../../../text/conversation.js';
 import type { GeneratedNote, GeneratedSection, NoteSentence } from '../../generator.js';
@@ -9,9 +9,11 @@ import type { GeneratedNote, GeneratedSection, NoteSentence } from '../../genera
 export interface ReplyStats {
   /** Statements kept. */
   sentences: number;
-  /** Statements dropped: empty, or without a single valid turn or context reference. */
+  /** Statements dropped: empty. */
   droppedSentences: number;
-  /** Turn numbers that are not turns of the conversation, and context ids that were not offered. */
+  /** Statements kept that cite no valid fact, turn or context id (the verifier flags them). */
+  uncitedSentences: number;
+  /** Fact ids, turn numbers and context ids that were not offered. */
   droppedReferences: number;
   /** Keys outside the template that came with no statements (ignored). */
   ignoredEmptyKeys: number;
@@ -65,13 +67,14 @@ const references = z
 
 const statementSchema = z.object({
   text: z.string({ error: 'must be an object whose "text" is a string' }),
+  facts: references,
   turns: references,
   context: references,
 });
 
 const sectionsSchema = z.record(
   z.string(),
-  z.array(statementSchema, { error: 'must be a list of {"text", "turns", "context"} objects' }),
+  z.array(statementSchema, { error: 'must be a list of {"text", "facts", "turns", "context"} objects' }),
 );
 
 const replySchema = z.object({ sections: sectionsSchema });
@@ -124,27 +127,39 @@ function turnNumbers(values: readonly (number | string)[]): { valid: number[]; i
  * `{text, turns, context}` objects; statements under a key the template does not have; statements
  * given but none with valid evidence.
  *
- * Repaired (the statement or reference is dropped, and counted): empty text; a turn number that is
- * not a turn of the conversation; a context id that was not offered; a statement left with no
- * evidence at all, since a clinician could not check it. Missing sections are empty. Identical
- * statements in a section are merged with their evidence.
+ * Repaired (dropped, and counted): an empty statement; a fact id not on the fact sheet, a turn
+ * number that is not a turn of the conversation, a context id that was not offered. A statement
+ * citing facts carries their turns and context as its evidence; one left citing nothing is kept,
+ * uncited, for the verifier to flag. Missing sections are empty. Identical statements in a section
+ * are merged with their evidence.
  */
 export function parseReply(
   reply: string,
   template: Template,
   conversation: Conversation,
   contextPaths: ReadonlySet<string>,
+  facts: readonly Fact[] = [],
 ): ReplyResult {
   const resolveKey = keyResolver(template);
   const read = readSections(reply, resolveKey);
   if (!read.ok) return read;
 
-  const evidence: EvidenceCheck = { turns: new Set(conversation.turns.map((turn) => turn.index)), contextPaths };
+  const evidence: EvidenceCheck = {
+    turns: new Set(conversation.turns.map((turn) => turn.index)),
+    contextPaths,
+    facts: new Map(facts.map((fact) => [fact.id, fact])),
+  };
   const byKey = new Map<string, Map<string, NoteSentence>>(
     template.sections.map((section) => [section.key, new Map()]),
   );
   const problems: string[] = [];
-  const stats: ReplyStats = { sentences: 0, droppedSentences: 0, droppedReferences: 0, ignoredEmptyKeys: 0 };
+  const stats: ReplyStats = {
+    sentences: 0,
+    droppedSentences: 0,
+    uncitedSentences: 0,
+    droppedReferences: 0,
+    ignoredEmptyKeys: 0,
+  };
   let given = 0;
   for (const [key, statements] of Object.entries(read.sections)) {
     const templateKey = resolveKey(key);
@@ -157,9 +172,9 @@ export function parseReply(
     for (const statement of statements) if (addStatement(section, statement, evidence, stats)) given += 1;
   }
 
-  if (given > 0 && [...byKey.values()].every((section) => section.size === 0)) {
+  if (given > 0 && given === stats.uncitedSentences) {
     problems.push(
-      'no statement cites a turn number of the conversation or a context id: every statement needs "turns" or "context"',
+      'no statement cites a fact id, a turn number of the conversation or a context id: every statement needs "facts", "turns" or "context"',
     );
   }
   if (problems.length > 0) return { ok: false, problems };
@@ -175,10 +190,11 @@ export function parseReply(
 
 type Statement = z.infer<typeof statementSchema>;
 
-/** What a statement may cite: the conversation's turns and the context ids that were offered. */
+/** What a statement may cite: the fact sheet's ids, the conversation's turns and the context ids offered. */
 interface EvidenceCheck {
   turns: ReadonlySet<number>;
   contextPaths: ReadonlySet<string>;
+  facts: ReadonlyMap<string, Fact>;
 }
 
 /** The reply's statements by its own section keys, or why the reply cannot be used. */
@@ -203,9 +219,39 @@ function readSections(
   };
 }
 
+/** A fact id as models write it: "f3", " F3 ", or the bare number 3. */
+const factId = (value: number | string) => {
+  const text = String(value).trim().toLowerCase();
+  return /^\d+$/.test(text) ? `f${text}` : text;
+};
+
+/** The statement's references that check out: facts on the sheet, turns of the conversation, offered context ids. */
+function validReferences(statement: Statement, check: EvidenceCheck, stats: ReplyStats) {
+  const facts = [...new Set(statement.facts.map(factId))].filter((id) => check.facts.has(id));
+  const numbers = turnNumbers(statement.turns);
+  const turns = numbers.valid.filter((turn) => Number.isInteger(turn) && check.turns.has(turn));
+  const context = statement.context
+    .filter((path): path is string => typeof path === 'string' && check.contextPaths.has(path.trim()))
+    .map((path) => path.trim());
+  stats.droppedReferences +=
+    statement.facts.length -
+    facts.length +
+    numbers.invalid +
+    numbers.valid.length -
+    turns.length +
+    statement.context.length -
+    context.length;
+  const cited = facts.flatMap((id) => check.facts.get(id) ?? []);
+  return {
+    facts,
+    turns: [...turns, ...cited.flatMap((fact) => fact.source.turns)],
+    context: [...context, ...cited.flatMap((fact) => fact.source.context)],
+  };
+}
+
 /**
- * Adds a statement with the evidence that checks out, merged with an identical one already there;
- * counts what was dropped. True when the statement had text (whether or not it was kept).
+ * Adds a statement with the references that check out, merged with an identical one already
+ * there; counts what was dropped and what is left uncited. True when the statement had text.
  */
 function addStatement(
   section: Map<string, NoteSentence>,
@@ -218,23 +264,18 @@ function addStatement(
     stats.droppedSentences += 1;
     return false;
   }
-  const numbers = turnNumbers(statement.turns);
-  const turns = numbers.valid.filter((turn) => Number.isInteger(turn) && check.turns.has(turn));
-  const context = statement.context.filter(
-    (path): path is string => typeof path === 'string' && check.contextPaths.has(path.trim()),
-  );
-  stats.droppedReferences +=
-    numbers.invalid + numbers.valid.length - turns.length + statement.context.length - context.length;
-  if (turns.length === 0 && context.length === 0) {
-    stats.droppedSentences += 1;
-    return true;
-  }
+  const valid = validReferences(statement, check, stats);
+  if (valid.facts.length + valid.turns.length + valid.context.length === 0) stats.uncitedSentences += 1;
   const identity = text.toLowerCase();
   const existing = section.get(identity);
-  const evidence = {
-    turns: [...new Set([...(existing?.evidence.turns ?? []), ...turns])].sort((a, b) => a - b),
-    context: [...new Set([...(existing?.evidence.context ?? []), ...context.map((path) => path.trim())])],
-  };
-  section.set(identity, { text: existing?.text ?? text, evidence });
+  const facts = [...new Set([...(existing?.facts ?? []), ...valid.facts])];
+  section.set(identity, {
+    text: existing?.text ?? text,
+    evidence: {
+      turns: [...new Set([...(existing?.evidence.turns ?? []), ...valid.turns])].sort((a, b) => a - b),
+      context: [...new Set([...(existing?.evidence.context ?? []), ...valid.context])],
+    },
+    ...(facts.length === 0 ? {} : { facts }),
+  });
   return true;
 }

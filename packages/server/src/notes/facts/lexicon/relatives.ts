@@ -31,3 +31,8 @@ export function relativeIn(text: string): string | undefined {
   }
   return undefined;
 }
+
+/** The relation named anywhere in `text` ("mother", "grandfather"), possessed or not. */
+export function relationNamed(text: string): string | undefined {
+  return RELATIVES.find(([pattern]) => pattern.test(text))?.[1];
+}
