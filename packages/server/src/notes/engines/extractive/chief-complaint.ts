@@ -12,6 +12,9 @@ const REASON_PATTERNS: readonly RegExp[] = [
   /\b(?:follow|following)(?:-| )up (?:on|for|of) (?:her |his |your |my |the )?(.+)/,
 ];
 
+const TO_CHECK =
+  /\bhere (?:today )?to (?:make sure|check|see|find out) (?:that |if |whether )?(?:her |his |my |your |the )([a-z]+(?: [a-z]+)?) (?:is|are) (?:looking |doing |working )?(?:good|ok|okay|fine|normal|healthy|alright|all right)\b/;
+
 const STOP_AT =
   /\s(?:and (?:i|we|she|he|you|it|then)|but|because|so|which|that|who|since|when|after|today|this|i|you|we|,|\.)(?:\s|$)/;
 
@@ -21,6 +24,9 @@ export function chiefComplaint(statements: readonly Statement[]): { text: string
   for (const statement of statements) {
     if (statement.position > 0.5) break;
     if (statement.question) continue;
+    // "We're here to make sure her kidneys are looking good": an evaluation of the kidneys.
+    const checked = TO_CHECK.exec(statement.lower)?.[1];
+    if (checked !== undefined) return { text: `Evaluation of the ${checked}.`, turns: [...statement.turns] };
     for (const pattern of REASON_PATTERNS) {
       const match = pattern.exec(statement.lower);
       const tail = match?.[1];
