@@ -32,6 +32,15 @@ async function run(library) {
     templateId: 'soap',
     conversationText: 'Doctor: What brings you in? Patient: A cough for a week.',
   });
+  const concise = await client.notes.create({
+    templateId: 'soap',
+    segments: [
+      { speaker: 'clinician', text: 'Any fever?' },
+      { speaker: 'patient', text: 'No, a cough for a week.', words: [{ word: 'no', confidence: 0.4 }] },
+    ],
+    style: 'concise',
+  });
+  const withFacts = await client.notes.retrieve(concise.id, { include: ['facts'] });
   const unknownKey = await outcome(
     new library.Chartwright({ apiKey: 'sk_test_NeverIssuedByThisService000', baseUrl, maxRetries: 0 }).templates.list(),
   );
@@ -53,6 +62,12 @@ async function run(library) {
       node: process.version,
       templateIds: templates.map((template) => template.id),
       note: { object: note.object, templateId: note.templateId, hasCreatedAt: typeof note.createdAt === 'string' },
+      concise: {
+        style: concise.style,
+        flags: concise.flags,
+        verification: concise.verification,
+        facts: withFacts.facts,
+      },
       unknownKey: describeError(unknownKey.error, library),
       temporaryToken: { ...describeError(denied.error, library), fetchCalls },
     })}\n`,

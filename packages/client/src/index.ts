@@ -20,7 +20,21 @@ export {
   UserAbortError,
   type APIErrorInit,
 } from './errors.js';
-export type { Note, NoteCreateParams, Notes } from './resources/notes.js';
+export type { Note, NoteCreateParams, NoteRetrieveParams, Notes } from './resources/notes.js';
+export type {
+  Fact,
+  FactKind,
+  NoteInclude,
+  NoteSegmentInput as NoteSegment,
+  NoteStyle,
+  NoteVerification,
+  NoteWarning,
+  NoteWarningCode,
+  Omission,
+  ReviewFlag,
+  ReviewFlagCode,
+  SupportClass,
+} from '@chartwright/protocol';
 export type { Realtime, RealtimeTokenCreateParams, RealtimeTokens } from './resources/realtime.js';
 export type { Templates } from './resources/templates.js';
 export type { RealtimeToken, Template, TemplateSection } from '@chartwright/protocol';

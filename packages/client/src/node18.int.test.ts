@@ -23,7 +23,7 @@ describe.each([
   ['import (ESM)', 'node18-esm.mjs'],
   ['require (CJS)', 'node18-cjs.cjs'],
 ])('the built package on Node 18 through %s', (_label, script) => {
-  it('lists templates, creates a note, maps errors and refuses a temporary token without a request', async () => {
+  it('lists templates, creates notes (from segments too, retrieved with facts), maps errors and refuses a temporary token without a request', async () => {
     const { stdout } = await run(NODE18, [join(compat, script)], {
       env: { CHARTWRIGHT_BASE_URL: server.baseUrl, CHARTWRIGHT_API_KEY: server.harness.project.testKey },
     });
@@ -31,6 +31,7 @@ describe.each([
     expect(report['node']).toMatch(/^v18\./);
     expect(report['templateIds']).toContain('soap');
     expect(report['note']).toEqual({ object: 'note', templateId: 'soap', hasCreatedAt: true });
+    expect(report['concise']).toEqual({ style: 'concise', flags: [], verification: null, facts: [] });
     expect(report['unknownKey']).toEqual({
       name: 'AuthenticationError',
       isChartwrightError: true,

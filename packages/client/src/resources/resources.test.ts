@@ -2,6 +2,7 @@ import { CURATED_TEMPLATES_JSON } from '@chartwright/server/internal/notes/templ
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { Chartwright } from '../client.js';
+import { InvalidRequestError } from '../errors.js';
 import { CLIENT_VERSION } from '../core/version.js';
 import { recordingFetch, startTestServer, type TestServer } from '../test-support/server.js';
 
@@ -61,6 +62,69 @@ describe('notes', () => {
 
     const retrieved = await chartwright.notes.retrieve(note.id);
     expect(retrieved).toEqual(note);
+  });
+});
+
+describe('notes with issue 14’s fields', () => {
+  const segments = [
+    { id: 'seg_000001', speaker: 'clinician' as const, text: 'Any fever?', startMs: 0, endMs: 800, channel: 0 },
+    {
+      speaker: 'patient' as const,
+      text: 'No fever, just a sore throat for three days.',
+      words: [{ word: 'no', startMs: 900, endMs: 1100, confidence: 0.44 }],
+    },
+  ];
+
+  it('sends style, include and segments (their fields as the realtime events name them) and types the answer', async () => {
+    const { chartwright, attempts } = client();
+    const note = await chartwright.notes.create({
+      templateId: 'soap',
+      segments,
+      style: 'concise',
+      include: ['facts'],
+    });
+    expect(JSON.parse(attempts[0]!.body!)).toEqual({
+      template_id: 'soap',
+      segments,
+      style: 'concise',
+      include: ['facts'],
+    });
+    expect(note).toMatchObject({ style: 'concise', flags: [], omissions: [], warnings: [], verification: null });
+    expect(note.facts).toEqual([]);
+    expect(note.note.toLowerCase()).toContain('sore throat');
+    // Typed: a flag's code and a sentence's support class are the protocol's unions.
+    const codes: string[] = note.flags.map((flag) => flag.code);
+    const support = note.sections.flatMap((section) => section.sentences).map((sentence) => sentence.support);
+    expect(codes).toEqual([]);
+    expect(support.every((value) => value === undefined || typeof value === 'string')).toBe(true);
+  });
+
+  it('retrieves a note with its facts when asked, and with request options alone as before', async () => {
+    const { chartwright, attempts } = client();
+    const note = await chartwright.notes.create({ templateId: 'soap', conversationText: CONVERSATION });
+    expect(note).not.toHaveProperty('facts');
+
+    const withFacts = await chartwright.notes.retrieve(note.id, { include: ['facts'] }, { timeout: 10_000 });
+    expect(attempts.at(-1)?.url).toBe(`${server.baseUrl}/api/v1/notes/${note.id}?include=facts`);
+    expect(withFacts).toEqual({ ...note, facts: [] });
+
+    const plain = await chartwright.notes.retrieve(note.id, { timeout: 10_000 });
+    expect(attempts.at(-1)?.url).toBe(`${server.baseUrl}/api/v1/notes/${note.id}`);
+    expect(plain).toEqual(note);
+    await chartwright.notes.retrieve(note.id, { include: [] });
+    expect(attempts.at(-1)?.url).toBe(`${server.baseUrl}/api/v1/notes/${note.id}`);
+  });
+
+  it('surfaces the service’s validation of segments as an InvalidRequestError naming the field', async () => {
+    const { chartwright } = client();
+    const failure = await chartwright.notes
+      .create({ templateId: 'soap', conversationText: CONVERSATION, segments })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(InvalidRequestError);
+    expect(failure).toMatchObject({ code: 'invalid_body', param: 'segments' });
+    await expect(
+      chartwright.notes.retrieve('note_x', { include: 'facts' as unknown as ['facts'] }),
+    ).rejects.toMatchObject({ code: 'invalid_argument' });
   });
 });
 

@@ -83,7 +83,7 @@ function notePatientOf(context: StoredPatientContext): NonNullable<CreateNotePar
 
 /** The visit a note is written from: what the request sent (text or segments), else the recording. */
 interface Visit {
-  input: Pick<NoteInput, 'conversation_text' | 'segments'>;
+  input: Pick<NoteInput, 'conversation_text' | 'segments' | 'conversation'>;
   /** The conversation as text: PUSH_NOTE.transcript. */
   transcript: string;
   source: EncounterNoteRow['source'];
@@ -185,7 +185,8 @@ export class EncounterNoteService {
       return { input: { segments }, transcript: segmentsText(segments), source: 'conversation_text' };
     }
     const typed = request.conversationText;
-    const conversation = typed ?? (await this.deps.transcripts.forEncounter(encounter.id)).text;
+    const recording = typed === undefined ? await this.deps.transcripts.recording(encounter.id) : undefined;
+    const conversation = typed ?? recording?.text ?? '';
     if (conversation.trim() === '') {
       throw new AppError(
         'transcript_empty',
@@ -197,7 +198,11 @@ export class EncounterNoteService {
       typed === undefined ? { name: 'the transcript' } : { name: 'conversationText', path: 'conversationText' },
     );
     return {
-      input: { conversation_text: conversation },
+      input: {
+        conversation_text: conversation,
+        // The recording's turns keep the recognizer's words, so uncertain ones can be flagged.
+        ...(recording === undefined ? {} : { conversation: recording.conversation }),
+      },
       transcript: conversation,
       source: typed === undefined ? 'transcript' : 'conversation_text',
     };

@@ -1,6 +1,8 @@
 import type { RealtimeSessionResource, TranscriptSegment } from '@chartwright/protocol';
 
 import type { RealtimeSessionArchive } from '../realtime/session-archive.js';
+import type { Conversation, ConversationTurn, TurnWord } from '../text/conversation.js';
+import { splitSentences } from '../text/sentences.js';
 
 const SPEAKER_LABELS: Readonly<Record<TranscriptSegment['speaker'], string>> = {
   clinician: 'Clinician',
@@ -14,18 +16,34 @@ export interface EncounterTranscript {
   text: string;
 }
 
-function realtimeSessionText(segments: readonly TranscriptSegment[], labelled: boolean): string {
-  const turns: { speaker: TranscriptSegment['speaker']; texts: string[] }[] = [];
-  for (const segment of segments) {
-    const text = segment.text.trim();
-    if (text === '') continue;
-    const last = turns.at(-1);
-    if (last?.speaker === segment.speaker) last.texts.push(text);
-    else turns.push({ speaker: segment.speaker, texts: [text] });
-  }
-  if (!labelled) return turns.flatMap((turn) => turn.texts).join(' ');
-  return turns.map((turn) => `${SPEAKER_LABELS[turn.speaker]}: ${turn.texts.join(' ')}`).join('\n');
+interface SessionTurn {
+  speaker: TranscriptSegment['speaker'];
+  texts: string[];
+  words: TurnWord[];
+  heard: boolean;
 }
+
+/** One session's turns: consecutive segments of a speaker form one turn (all of them, unlabelled). */
+function sessionTurns(segments: readonly TranscriptSegment[], labelled: boolean): SessionTurn[] {
+  const turns: SessionTurn[] = [];
+  for (const segment of segments) {
+    const text = segment.text.replace(/\s+/g, ' ').trim();
+    if (text === '') continue;
+    const words = (segment.words ?? []).map(({ word, confidence }): TurnWord =>
+      confidence === undefined ? { word } : { word, confidence },
+    );
+    const last = turns.at(-1);
+    if (last !== undefined && (!labelled || last.speaker === segment.speaker)) {
+      last.texts.push(text);
+      last.words.push(...words);
+      last.heard ||= segment.words !== undefined;
+    } else turns.push({ speaker: segment.speaker, texts: [text], words, heard: segment.words !== undefined });
+  }
+  return turns;
+}
+
+const anySpeakerKnown = (realtimeSessions: readonly RealtimeSessionResource[]) =>
+  realtimeSessions.some((session) => session.segments.some((segment) => segment.speaker !== 'unknown'));
 
 /**
  * The realtime sessions' segments as one conversation, in the shape the note parser reads: consecutive
@@ -34,13 +52,37 @@ function realtimeSessionText(segments: readonly TranscriptSegment[], labelled: b
  * is. Realtime sessions are separated by a blank line.
  */
 export function transcriptText(realtimeSessions: readonly RealtimeSessionResource[]): string {
-  const labelled = realtimeSessions.some((session) =>
-    session.segments.some((segment) => segment.speaker !== 'unknown'),
-  );
+  const labelled = anySpeakerKnown(realtimeSessions);
   return realtimeSessions
-    .map((session) => realtimeSessionText(session.segments, labelled))
+    .map((session) => {
+      const turns = sessionTurns(session.segments, labelled);
+      if (!labelled) return turns.flatMap((turn) => turn.texts).join(' ');
+      return turns.map((turn) => `${SPEAKER_LABELS[turn.speaker]}: ${turn.texts.join(' ')}`).join('\n');
+    })
     .filter((text) => text !== '')
     .join('\n\n');
+}
+
+/**
+ * The same conversation as `transcriptText` reads, turn for turn (a note's evidence indexes its
+ * turns), built from the segments so each turn keeps the recognizer's words and their confidence.
+ */
+export function transcriptConversation(realtimeSessions: readonly RealtimeSessionResource[]): Conversation {
+  const labelled = anySpeakerKnown(realtimeSessions);
+  const turns = realtimeSessions.flatMap((session) => sessionTurns(session.segments, labelled));
+  return {
+    turns: turns.map((turn, index): ConversationTurn => {
+      const text = turn.texts.join(' ');
+      return {
+        index,
+        speaker: labelled ? turn.speaker : 'unknown',
+        speakerLabel: labelled ? SPEAKER_LABELS[turn.speaker] : null,
+        text,
+        sentences: splitSentences(text).map((sentence, position) => ({ index: position, text: sentence })),
+        ...(turn.heard ? { words: turn.words } : {}),
+      };
+    }),
+  };
 }
 
 export class EncounterTranscripts {
@@ -50,5 +92,11 @@ export class EncounterTranscripts {
   async forEncounter(encounterId: string): Promise<EncounterTranscript> {
     const realtimeSessions = await this.archive.listForEncounter(encounterId);
     return { realtimeSessions, text: transcriptText(realtimeSessions) };
+  }
+
+  /** What a note is written from: the transcript's text, and its turns with the recognizer's words. */
+  async recording(encounterId: string): Promise<{ text: string; conversation: Conversation }> {
+    const realtimeSessions = await this.archive.listForEncounter(encounterId);
+    return { text: transcriptText(realtimeSessions), conversation: transcriptConversation(realtimeSessions) };
   }
 }

@@ -10,6 +10,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { testConfig } from '../config/config.js';
+import { TEST_DIALECTS } from '@chartwright/testing/databases.js';
+import type { Dialect } from '../store/database.js';
 import { createHarness, type Harness } from '@chartwright/testing/harness.js';
 import { segmentsText } from '../text/segment-conversation.js';
 
@@ -47,8 +49,11 @@ const SOAP_LABELS = ['Subjective', 'Objective', 'Assessment', 'Plan'];
 
 const errorOf = (response: LightMyRequestResponse) => response.json<ErrorBody>().error;
 
-function harnessWith(engine: 'extractive' | 'facts'): Promise<Harness> {
-  return createHarness({ config: { bodyLimitBytes: 8 * 1024 * 1024, notes: { ...testConfig().notes, engine } } });
+function harnessWith(engine: 'extractive' | 'facts', dialect: Dialect = 'sqlite'): Promise<Harness> {
+  return createHarness({
+    dialect,
+    config: { bodyLimitBytes: 8 * 1024 * 1024, notes: { ...testConfig().notes, engine } },
+  });
 }
 
 describe('notes with custom sections', () => {
@@ -232,10 +237,10 @@ describe('note style, review fields and segments', () => {
   });
 });
 
-describe('notes with their facts (NOTES_ENGINE=facts)', () => {
+describe.each(TEST_DIALECTS)('notes with their facts (NOTES_ENGINE=facts) on %s', (dialect) => {
   let h: Harness;
   beforeEach(async () => {
-    h = await harnessWith('facts');
+    h = await harnessWith('facts', dialect);
   });
   afterEach(async () => {
     await h.close();
@@ -246,7 +251,7 @@ describe('notes with their facts (NOTES_ENGINE=facts)', () => {
       method: 'POST',
       url: '/api/v1/notes',
       key: h.project.testKey,
-      payload: { template_id: 'soap', conversation_text: VISIT, include: ['facts'] },
+      payload: { template_id: 'soap', conversation_text: VISIT, include: ['facts'], style: 'concise' },
     });
     expect(created.statusCode, created.body).toBe(201);
     const note = noteSchema.parse(created.json());
@@ -254,6 +259,7 @@ describe('notes with their facts (NOTES_ENGINE=facts)', () => {
     expect(facts.length).toBeGreaterThan(0);
     for (const fact of facts) factSchema.parse(fact);
     expect(facts).toContainEqual(expect.objectContaining({ kind: 'problem', polarity: 'absent' }));
+    expect(note.style).toBe('concise');
     const ids = new Set(facts.map((fact) => fact.id));
     const cited = note.sections.flatMap((section) => section.sentences).flatMap((sentence) => sentence.facts ?? []);
     expect(cited.length).toBeGreaterThan(0);

@@ -69,9 +69,15 @@ export type NoteInput = Omit<CreateNoteParams, 'template_id' | 'sections' | 'inc
   template: Template;
   /** The caller's key for each template section, when it named its own (`custom` sections). */
   hostKeys?: HostKeys;
+  /**
+   * `conversation_text` already parsed, with the recognizer's words on its turns (a widget
+   * encounter's recording): written from instead of parsing the text again.
+   */
+  conversation?: Conversation;
 };
 
 function conversationOf(input: NoteInput): Conversation {
+  if (input.conversation !== undefined) return input.conversation;
   return input.segments === undefined
     ? parseConversation(input.conversation_text ?? '')
     : conversationFromSegments(input.segments);
@@ -111,6 +117,10 @@ function inputHash(input: NoteInput): string {
         template: { id: template.id, version: template.version, sections: template.sections },
         conversation_text: input.conversation_text,
         segments: input.segments,
+        // What the recognizer was unsure of changes what the note flags.
+        words: input.conversation?.turns.some((turn) => turn.words !== undefined)
+          ? input.conversation.turns.map((turn) => turn.words ?? null)
+          : undefined,
         style: input.style ?? NOTE_STYLE_DEFAULT,
         patient: input.patient,
         context: input.context,
