@@ -31,7 +31,13 @@ describe.each([
     expect(report['node']).toMatch(/^v18\./);
     expect(report['templateIds']).toContain('soap');
     expect(report['note']).toEqual({ object: 'note', templateId: 'soap', hasCreatedAt: true });
-    expect(report['concise']).toEqual({ style: 'concise', flags: [], verification: null, facts: [] });
+    // The "no" heard at 0.4 is flagged; every note is verified; the facts come when asked.
+    expect(report['concise']).toEqual({
+      style: 'concise',
+      flags: ['low_confidence_word'],
+      verified: true,
+      facts: true,
+    });
     expect(report['unknownKey']).toEqual({
       name: 'AuthenticationError',
       isChartwrightError: true,

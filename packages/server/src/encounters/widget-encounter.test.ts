@@ -289,10 +289,12 @@ describe.each(TEST_DIALECTS)('widget encounter records on %s', (dialect) => {
         source: 'conversation_text',
         transcript: 'Clinician: How is the rash?\nPatient: It itches at night.',
         flags: [],
-        omissions: [],
         warnings: [],
-        verification: null,
+        verification: { dropped: 0, flagged: 0 },
       });
+      // Every note goes through the verifier, the widget's too.
+      expect(note.verification?.sentences).toBeGreaterThan(0);
+      expect(Array.isArray(note.omissions)).toBe(true);
       expect(note.sections['hpi']).toContain('itches');
       // Kept with the note: the encounter's list and the REST note say the same.
       const [listed] = (await call('GET', '/notes')).json<WidgetNoteList>().notes;
