@@ -64,9 +64,9 @@ async function run(library) {
       note: { object: note.object, templateId: note.templateId, hasCreatedAt: typeof note.createdAt === 'string' },
       concise: {
         style: concise.style,
-        flags: concise.flags,
-        verification: concise.verification,
-        facts: withFacts.facts,
+        flags: concise.flags.map((flag) => flag.code),
+        verified: concise.verification !== null,
+        facts: withFacts.facts.length > 0,
       },
       unknownKey: describeError(unknownKey.error, library),
       temporaryToken: { ...describeError(denied.error, library), fetchCalls },

@@ -107,13 +107,14 @@ describe('note style, review fields and segments', () => {
     expect((await read(note.id)).json<Note>().style).toBe('concise');
   });
 
-  it('answers no flags, omissions or warnings for a faithful note, and what the verifier checked', async () => {
+  it('answers what the verifier found for the offline engine too, and keeps it', async () => {
     const note = (await create({ template_id: 'soap', conversation_text: VISIT })).json<Note>();
-    // Every engine's note goes through the verifier (wt/notes-verifier): it says what it checked.
-    const checked = { sentences: expect.any(Number) as unknown, dropped: 0, flagged: 0 };
-    expect(note).toMatchObject({ flags: [], omissions: [], warnings: [], verification: checked });
+    const sentences = note.sections.flatMap((section) => section.sentences).length;
+    expect(note).toMatchObject({ flags: [], warnings: [], verification: { sentences, dropped: 0, flagged: 0 } });
+    expect(Array.isArray(note.omissions)).toBe(true);
     expect(note).not.toHaveProperty('facts');
-    expect((await read(note.id)).json<Note>()).toMatchObject({ flags: [], omissions: [], verification: checked });
+    const again = (await read(note.id)).json<Note>();
+    expect(again).toMatchObject({ flags: [], omissions: note.omissions, verification: note.verification });
   });
 
   it('writes the note from segments as from the same visit typed as text', async () => {
@@ -231,7 +232,7 @@ describe('note style, review fields and segments', () => {
     });
     const unknownParameter = await read(note.id, '?inclde=facts');
     expect(errorOf(unknownParameter)).toMatchObject({ code: 'invalid_query', param: 'inclde' });
-    expect(Array.isArray((await read(note.id, '?include=facts')).json<Note>().facts)).toBe(true);
+    expect((await read(note.id, '?include=facts')).json<Note>().facts?.length).toBeGreaterThan(0);
   });
 });
 

@@ -146,6 +146,33 @@ describe('POST /api/v1/notes with the offline engine: the verifier', () => {
     expect(note.verification).toEqual({ sentences: sentences.length, dropped: 0, flagged: 0 });
   });
 
+  it('flags a negation the recognizer heard with low confidence, with the word, turn and confidence', async () => {
+    const response = await create({
+      template_id: 'soap',
+      include: ['facts'],
+      segments: [
+        { speaker: 'clinician', text: 'Any fever?' },
+        {
+          speaker: 'patient',
+          text: 'No fever, just a cough for a week.',
+          words: [
+            { word: 'no', confidence: 0.42 },
+            { word: 'fever', confidence: 0.93 },
+          ],
+        },
+      ],
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    const note = response.json<Note>();
+    // One flag for the word, naming every fact of the turn that rests on it.
+    expect(note.flags).toMatchObject([
+      { code: 'low_confidence_word', section: 'subjective', words: [{ word: 'no', confidence: 0.42, turn: 1 }] },
+    ]);
+    const fever = note.facts?.find((fact) => fact.text === 'fever');
+    expect(note.flags[0]?.facts).toContain(fever?.id);
+    expect(note.note).not.toMatch(/low confidence|check/i);
+  });
+
   it('warns when the conversation is not English or holds nothing clinical', async () => {
     const spanish = await create({
       template_id: 'soap',

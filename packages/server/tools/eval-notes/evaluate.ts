@@ -8,6 +8,7 @@
 import type { NoteStyle, Template } from '@chartwright/protocol';
 import type { EngineInfo, GeneratedSection, NoteGenerator } from '@chartwright/server/internal/notes/generator.js';
 import { renderNote } from '@chartwright/server/internal/notes/render.js';
+import { verifyGenerated } from '@chartwright/server/internal/notes/verifier/index.js';
 import type { Conversation } from '@chartwright/server/internal/text/conversation.js';
 
 import { auditNote, countWords, summarizeAudits, type AuditSummary, type NoteAudit } from './audit.js';
@@ -202,12 +203,14 @@ async function evaluateNote(record: EvalRecord, setup: EvaluationSetup): Promise
   const started = now();
   try {
     const conversation = setup.parse(record.dialogue);
-    const note = await setup.generator.generate({
+    const input = {
       template: setup.template,
       conversation,
       context: record.extraContext === undefined ? {} : { extra: record.extraContext },
       ...(setup.style === undefined ? {} : { style: setup.style }),
-    });
+    };
+    // As the service does: every note through the verifier (support classes, omissions).
+    const note = verifyGenerated(await setup.generator.generate(input), input, { dropContradictions: false });
     sections = note.sections;
     audit = auditNote(note);
     text = renderNote(sections);

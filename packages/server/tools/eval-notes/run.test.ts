@@ -227,6 +227,9 @@ describe('runEval end to end (copy-the-dialogue engine)', () => {
     expect(engine.faithfulness).toEqual({ sentences: 9, supported: 9, share: 1 });
     expect(baseline.faithfulness).toEqual({ sentences: 9, supported: 9, share: 1 });
     expect(engine.evidence).toEqual({ sentences: 9, withEvidence: 9, share: 1 });
+    // Every note goes through the verifier, as in the service: each sentence has its class.
+    const classed = Object.values(report.audit.support).reduce((sum, count) => sum + count, 0);
+    expect(classed).toBe(9);
     expect(engine.timing).toEqual({ p50Ms: 5, p95Ms: 5, meanMs: 5, maxMs: 5 });
     expect(report.referenceFaithfulness.sentences).toBe(11);
 

@@ -10,10 +10,11 @@ import type { Conversation, TurnWord } from '../../text/conversation.js';
 import type { FactDraft } from './draft.js';
 
 /**
- * Below this a weighty word is doubtful. Chosen on the development transcripts: docs/notes.md
- * records how (the share of such words PocketSphinx got wrong above and below it).
+ * Below this a weighty word is doubtful. Calibrated on ACI-Bench valid spoken by flite and
+ * recognized by PocketSphinx: weighty words under 0.8 were wrong about one time in four (in the
+ * band 0.6–0.8 one in five), those above it one in 65; docs/notes.md has the table.
  */
-export const LOW_CONFIDENCE = 0.6;
+export const LOW_CONFIDENCE = 0.8;
 
 const NEGATION = /^(?:no|not|never|none|nothing|without|denies|now|know)$/;
 const SIDE = /^(?:left|right|both|bilateral)$/;

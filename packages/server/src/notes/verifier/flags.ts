@@ -38,21 +38,29 @@ export function sentenceFlag(
 }
 
 /**
- * One flag per fact of `low` certainty, with the weighty words heard under the threshold, pointing
- * at the first sentence that states the fact (or at no sentence when the note leaves it out).
+ * The facts of `low` certainty, with the weighty words heard under the threshold: one flag per set
+ * of doubtful words (the facts of one turn share them), naming every fact that rests on them and
+ * pointing at the first sentence that states one of them (or at none when the note leaves them out).
  */
 export function lowConfidenceFlags(
   facts: readonly Fact[],
   conversation: Conversation,
-  placeOf: (factId: string) => FlagPlace,
+  placeOf: (factId: string) => FlagPlace | undefined,
 ): ReviewFlag[] {
-  return facts
-    .filter((fact) => fact.certainty === 'low')
-    .map((fact) => ({
-      code: 'low_confidence_word' as const,
-      message: MESSAGES.low_confidence_word,
-      ...placeOf(fact.id),
-      facts: [fact.id],
-      words: doubtfulWords(fact, conversation),
-    }));
+  const byWords = new Map<string, ReviewFlag>();
+  for (const fact of facts.filter((candidate) => candidate.certainty === 'low')) {
+    const words = doubtfulWords(fact, conversation);
+    const key = JSON.stringify(words);
+    const place = placeOf(fact.id);
+    const flag = byWords.get(key);
+    if (flag === undefined) {
+      const { section, sentence } = place ?? { section: null, sentence: null };
+      const message = MESSAGES.low_confidence_word;
+      byWords.set(key, { code: 'low_confidence_word', message, section, sentence, facts: [fact.id], words });
+      continue;
+    }
+    flag.facts.push(fact.id);
+    if (flag.section === null && place !== undefined) Object.assign(flag, place);
+  }
+  return [...byWords.values()];
 }

@@ -66,10 +66,6 @@ export function verifyNote(
   const index = indexFacts(input);
   const tally: Tally = { flags: [], verification: { sentences: 0, dropped: 0, flagged: 0 }, placeOf: new Map() };
   const verified = sections.map((section) => verifySection(index, section, options, tally));
-  const lowConfidence = lowConfidenceFlags(
-    input.facts,
-    input.conversation,
-    (id) => tally.placeOf.get(id) ?? { section: null, sentence: null },
-  );
+  const lowConfidence = lowConfidenceFlags(input.facts, input.conversation, (id) => tally.placeOf.get(id));
   return { sections: verified, flags: [...lowConfidence, ...tally.flags], verification: tally.verification };
 }
