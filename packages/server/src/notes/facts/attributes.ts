@@ -61,8 +61,11 @@ export function sideIn(text: string): SymptomAttributes['laterality'] {
 const PAIRED_PLURAL = /^(?:knees|ankles|feet|legs|arms|hands|eyes|ears|hips|shoulders|elbows|wrists|calves|thighs)$/;
 
 /** The first body part named in `text`, with the side when the part comes in pairs. */
+/** "Reach for anything over my head" says where the arm goes, not a place on the body that hurts. */
+const NOT_A_PLACE = /\b(?:over|above|on top of) (?:my|your|his|her|their|the) head\b/g;
+
 export function locationIn(text: string): { location: string; laterality?: SymptomAttributes['laterality'] } | null {
-  const [mention] = BODY.find(text);
+  const [mention] = BODY.find(text.replace(NOT_A_PLACE, ' '));
   if (mention === undefined) return null;
   const side = mention.entry.paired ? sideIn(text) : undefined;
   const plural = mention.entry.paired && PAIRED_PLURAL.test(mention.said);

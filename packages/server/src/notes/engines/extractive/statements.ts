@@ -142,6 +142,12 @@ function splitClauses(sentence: string): string[] {
 const QUESTION_START =
   /^(?:tell me (?:about|what|how|more|when|where)|describe|do|does|did|are|is|was|were|have|has|had|can|could|would|will|any|anything|how|what|when|where|why|which|who|ever|or)\b(?! (?:i|we) (?:want|would|will|am|think|do|need|recommend|like))/;
 
+/** A clinician's question inside running speech ("so tell me have you experienced any numbness"). */
+const INLINE_QUESTION =
+  /\b(?:have you (?:had|experienced|noticed|felt|been having|ever had)|do you (?:have|get|feel|notice)|did you (?:have|notice|feel)|are you (?:having|experiencing|noticing)|any kind of)\b/;
+
+const asksInline = (speaker: Speaker, lower: string) => speaker === 'clinician' && INLINE_QUESTION.test(lower);
+
 function isQuestion(raw: string, cleanedLower: string): boolean {
   return /\?\s*$/.test(raw) || QUESTION_START.test(cleanedLower);
 }
@@ -175,7 +181,7 @@ export function extractStatements(conversation: Conversation): Statement[] {
           tokens,
           lower,
           raw: clause.toLowerCase(),
-          question: asks || (!states && isQuestion(clause, lower)),
+          question: asks || (!states && (isQuestion(clause, lower) || asksInline(turn.speaker, lower))),
         });
       }
     }
