@@ -6,6 +6,7 @@
  */
 import type { NoteContext } from '../generator.js';
 import type { FactDraft } from './draft.js';
+import { chartQuantity } from './quantity.js';
 
 const present = (value: string | undefined): value is string => value !== undefined && value.trim() !== '';
 
@@ -58,7 +59,7 @@ function medical(context: NonNullable<NoteContext['medical']>): FactDraft[] {
   context.labResults?.forEach((lab, index) => {
     drafts.push({
       kind: 'result',
-      text: [lab.name, lab.value, lab.unit].filter(present).join(' '),
+      text: present(lab.value) ? `${lab.name} ${chartQuantity(lab.value, lab.unit)}` : lab.name,
       test: lab.name,
       ...(present(lab.value) ? { value: lab.value } : {}),
       ...(present(lab.unit) ? { unit: lab.unit } : {}),

@@ -9,6 +9,7 @@ import type { Exchange } from './exchanges.js';
 import { DOSE_UNITS, DRUGS, DRUG_SUFFIX, FREQUENCIES, ROUTES, type DrugEntry } from './lexicon/medications.js';
 import { relativeIn } from './lexicon/relatives.js';
 import { PhraseMatcher } from './mentions.js';
+import { chartQuantity } from './quantity.js';
 import { inHypothetical } from './problems.js';
 import type { Utterance } from './utterances.js';
 
@@ -151,9 +152,8 @@ function draftFor(
 
 /** "2 puff" reads "2 puffs": countable units take the plural. */
 export function doseText(dose: NonNullable<MedicationDraft['dose']>): string {
-  if (dose.unit === '') return String(dose.value);
   const countable = /^(?:puff|tablet|capsule|drop)$/.test(dose.unit) && dose.value !== 1;
-  return `${dose.value} ${dose.unit}${countable ? 's' : ''}`;
+  return chartQuantity(dose.value, countable ? `${dose.unit}s` : dose.unit);
 }
 
 /** Later words about the same drug fill what the first left out; the clinician's change wins. */

@@ -4,6 +4,7 @@
  * no test, or names one without saying what came of it ("let's get an x-ray").
  */
 import { PhraseMatcher } from './mentions.js';
+import { chartQuantity } from './quantity.js';
 import { TESTS, type TestEntry } from './lexicon/tests.js';
 
 export interface ResultSaid {
@@ -28,8 +29,7 @@ const VALUE =
 /** A result in chart words from its parts ("x-ray: no fracture or bony abnormality"). */
 export function resultText(result: ResultSaid): string {
   const shown = result.interpretation?.replace(/^(?:do|did|does|can) ?not see (?:any|a) /, 'no ');
-  const value =
-    result.value === undefined ? '' : ` ${result.value}${result.unit === undefined ? '' : ` ${result.unit}`}`;
+  const value = result.value === undefined ? '' : ` ${chartQuantity(result.value, result.unit)}`;
   return `${result.test}:${value}${shown === undefined ? '' : `${value === '' ? '' : ','} ${shown}`}`;
 }
 

@@ -4,6 +4,7 @@
  * home are history (what they say), not today's vitals.
  */
 import { turnsSource, type DraftOf } from './draft.js';
+import { chartQuantity } from './quantity.js';
 import type { Utterance } from './utterances.js';
 
 export type VitalDraft = DraftOf<'vital'>;
@@ -119,7 +120,7 @@ export function vitalFacts(utterances: readonly Utterance[]): VitalDraft[] {
       const unit = vital.unitOf?.(value) ?? vital.unit;
       byName.set(vital.name, {
         kind: 'vital',
-        text: `${vital.name} ${value}${unit === undefined ? '' : ` ${unit}`}`,
+        text: `${vital.name} ${chartQuantity(value, unit)}`,
         name: vital.name,
         value,
         ...(unit === undefined ? {} : { unit }),

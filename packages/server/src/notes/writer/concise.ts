@@ -6,6 +6,7 @@
  * detailed note, so it states nothing the detailed one does not.
  */
 import type { Kind } from '../engines/extractive/lexicons.js';
+import { chartQuantity } from '../facts/quantity.js';
 import type { FactSheet } from '../facts/sheet.js';
 import { assessmentSentences, planSentences } from './assessment-plan.js';
 import { chartLists } from './chart-lists.js';
@@ -74,7 +75,7 @@ function results(sheet: FactSheet): Written[] {
       result.interpretation !== undefined && result.interpretation.split(/\s+/).length <= MAX_WORDS
         ? result.interpretation
         : '';
-    const outcome = [result.value === undefined ? '' : `${result.value}${result.unit ?? ''}`, interpretation]
+    const outcome = [result.value === undefined ? '' : chartQuantity(result.value, result.unit), interpretation]
       .filter((part) => part !== '')
       .join(', ');
     const long = result.text.split(/\s+/).length > MAX_WORDS && result.test !== 'result' && outcome !== '';

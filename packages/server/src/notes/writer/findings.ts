@@ -1,15 +1,12 @@
 /** Vital signs, examination findings by system, and results, in chart form. */
+import { chartQuantity } from '../facts/quantity.js';
 import type { FactSheet } from '../facts/sheet.js';
 import { capitalize, charted, ofKind, sentence, type Written } from './phrasing.js';
-
-/** Chart form: "97%", "99.1°F", "120/80 mmHg". */
-const unitText = (unit: string | undefined) =>
-  unit === undefined ? '' : /^(?:%|°[CF])$/.test(unit) ? unit : ` ${unit}`;
 
 function vitals(sheet: FactSheet): Written[] {
   const signs = ofKind(sheet.facts, 'vital');
   if (signs.length === 0) return [];
-  const line = signs.map((vital) => `${capitalize(vital.name)}: ${vital.value}${unitText(vital.unit)}`);
+  const line = signs.map((vital) => `${capitalize(vital.name)}: ${chartQuantity(vital.value, vital.unit)}`);
   return [{ text: sentence(line.join('; ')), facts: signs }];
 }
 

@@ -347,7 +347,7 @@ describe('extractive engine', () => {
       ['History of hypertension (from chart).', { turns: [], context: ['medical.diagnoses[0]'] }],
     ]);
     expect(cite('results')[0]).toEqual([
-      'HbA1c 6.1 % (2024-01-05) (from chart).',
+      'HbA1c 6.1% (2024-01-05) (from chart).',
       { turns: [], context: ['medical.labResults[0]'] },
     ]);
     // Chart context is never pasted into the story of the present illness.
