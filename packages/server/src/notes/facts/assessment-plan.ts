@@ -12,8 +12,7 @@ import { noteStyle } from '../engines/extractive/style.js';
 import { detokenize } from '../engines/extractive/text.js';
 import { ORDER_CUES } from '../engines/extractive/lexicons.js';
 import { turnsSource, type DraftOf } from './draft.js';
-import { CONDITIONS, type HistoryEntry } from './lexicon/conditions.js';
-import { PhraseMatcher } from './mentions.js';
+import { chartName } from './history.js';
 import { HYPOTHETICAL } from './problems.js';
 import { resultOf } from './results.js';
 import { inPlanRegister, salvage } from './register.js';
@@ -55,7 +54,7 @@ const ACTION =
 const PROBLEM_NAMED =
   /^(?:(?:lastly|finally|next|and|so|now|also|then|second(?:ly)?|third(?:ly)?|first(?:ly)?|okay) ,? ?)*(?:for|regarding|as for|in terms of|with regards? to|now for|moving on to|onto|on to|so for|and for|now,? (?:for|regarding)) (?:his|her|their|the patient's|the|your) (?:(?:first|second|third|fourth|fifth|next|last|final|other|new|main) )?(?:problem|issue|concern|diagnosis|thing)?(?: of| with)? ?,? ?(?:(?:his|her|their|the patient's|the|your) )?([a-z][a-z0-9' -]{2,60}?)(?=,|$| is | has | we | i | it | this | that | which | you )/;
 
-export function categoryOf(text: string): PlanCategory {
+function categoryOf(text: string): PlanCategory {
   return CATEGORY_CUES.find(([, pattern]) => pattern.test(text))?.[0] ?? 'education';
 }
 
@@ -131,14 +130,6 @@ function isPlanItem(utterance: Utterance): boolean {
     SPECIMEN.test(utterance.text) ||
     (kind === 'follow_up' && utterance.phase !== 'history')
   );
-}
-
-const CONDITION_NAMES = new PhraseMatcher<HistoryEntry>(CONDITIONS, (entry) => entry.phrases);
-
-/** "high blood pressure" → "hypertension": a problem said in lay words, in chart words. */
-function chartName(said: string): string {
-  const [mention] = CONDITION_NAMES.find(said);
-  return mention?.start === 0 && mention.end === said.length ? mention.entry.name : said;
 }
 
 function problemAssessment(problem: string, utterance: Utterance): AssessmentDraft {

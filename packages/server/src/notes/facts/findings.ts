@@ -24,7 +24,7 @@ const MIN_WORDS = 2;
 const LONG_FINDING = 45;
 
 /** Chart words for a clinician's statement of a finding, without a closing full stop. */
-export function findingText(tokens: readonly string[], kind: Utterance['kind'], gender: Gender): string | null {
+function findingText(tokens: readonly string[], kind: Utterance['kind'], gender: Gender): string | null {
   const rewritten = toThirdPerson(tokens, 'clinician', gender);
   const styled = noteStyle(rewritten, kind, true);
   if (styled === null) return null;

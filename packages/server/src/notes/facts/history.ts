@@ -24,6 +24,12 @@ const PROCEDURE_MATCHER = new PhraseMatcher<HistoryEntry>(PROCEDURES, (entry) =>
 /** The family as a whole: "nobody in my family", "runs in the family". */
 const WHOLE_FAMILY = /\b(?:in (?:my|the|your|his|her) family|family history|runs in the family|nobody in|no one in)\b/;
 
+/** "high blood pressure" → "hypertension": a condition said in lay words, in chart words. */
+export function chartName(said: string): string {
+  const [mention] = CONDITION_MATCHER.find(said);
+  return mention?.start === 0 && mention.end === said.length ? mention.entry.name : said;
+}
+
 interface Found {
   name: string;
   said: string;

@@ -25,7 +25,7 @@ interface Named {
 }
 
 /** The drugs a text names: from the list, then words with a drug's ending. */
-export function drugsIn(text: string): Named[] {
+function drugsIn(text: string): Named[] {
   const listed = MATCHER.find(text).map((mention) => ({
     name: mention.entry.name,
     start: mention.start,
