@@ -36,7 +36,12 @@ const BODY = new PhraseMatcher<BodyPart>(BODY_PARTS, (part) => part.phrases);
 
 /** A side said to be well: "the left is fine". */
 const SIDE_IS_FINE =
-  /\b(?:is|are|feels?|seems?)\s+(?:fine|okay|ok|good|normal|clear|great|all right|alright)\b|\bnot the\b/;
+  /\b(?:is|are|feels?|seems?|ones?|one's)\s+(?:fine|okay|ok|good|normal|clear|great|all right|alright)\b|\bnot (?:the|my|on the)\b/;
+/**
+ * Where a side's clause starts in unpunctuated speech: "my right knee not the left the left ones
+ * fine" is three clauses, each with its own side.
+ */
+const SIDE_CLAUSE = /\s*[,.;]\s*|\s+(?=(?:not )?(?:the|my|on the) (?:left|right)\b)/;
 const CORRECTED = /\b(?:no|sorry|i mean|actually|wait|rather)\b/;
 
 /**
@@ -44,7 +49,7 @@ const CORRECTED = /\b(?:no|sorry|i mean|actually|wait|rather)\b/;
  * the left"), else the first side not said to be fine ("my right knee … the left is fine").
  */
 export function sideIn(text: string): SymptomAttributes['laterality'] {
-  const clauses = text.split(/\s*[,.;]\s*/);
+  const clauses = text.split(SIDE_CLAUSE);
   let side: SymptomAttributes['laterality'];
   let correction = false;
   for (const clause of clauses) {
@@ -57,6 +62,9 @@ export function sideIn(text: string): SymptomAttributes['laterality'] {
   return side;
 }
 
+/** A side of the body, not of a part: "both sides", "left-sided". */
+const SIDE_OF_BODY = /\b(?:both|left|right|either|each)(?:[- ]sided| sides?)\b/;
+
 /** Parts whose plural means both sides: "both knees", "my ankles are swollen". */
 const PAIRED_PLURAL = /^(?:knees|ankles|feet|legs|arms|hands|eyes|ears|hips|shoulders|elbows|wrists|calves|thighs)$/;
 
@@ -67,7 +75,13 @@ const NOT_A_PLACE = /\b(?:over|above|on top of) (?:my|your|his|her|their|the) he
 export function locationIn(text: string): { location: string; laterality?: SymptomAttributes['laterality'] } | null {
   const [mention] = BODY.find(text.replace(NOT_A_PLACE, ' '));
   if (mention === undefined) return null;
-  const side = mention.entry.paired ? sideIn(text) : undefined;
+  // A part that is not paired takes a side said with it ("left chest", "both sides"), never another
+  // part's ("neck pain … down my left arm").
+  const sideOfBody = SIDE_OF_BODY.exec(text)?.[0];
+  const side = mention.entry.paired
+    ? sideIn(text)
+    : (sideIn(text.slice(Math.max(0, mention.start - 20), mention.end)) ??
+      (sideOfBody === undefined ? undefined : sideIn(sideOfBody)));
   const plural = mention.entry.paired && PAIRED_PLURAL.test(mention.said);
   const laterality = side ?? (plural ? 'bilateral' : undefined);
   return laterality === undefined ? { location: mention.entry.name } : { location: mention.entry.name, laterality };

@@ -14,6 +14,8 @@ export interface Exchange {
   question: Utterance;
   /** The answering turn's statements (cleaned), possibly none when it was only "mm-hmm". */
   answer: Utterance[];
+  /** A companion's statements right after the answer, adding to it ("it's more like five, honey"). */
+  added: Utterance[];
   /** The answering turn as said, sentence by sentence. */
   spoken: string[];
   answerTurn: number;
@@ -67,6 +69,7 @@ export function exchangesOf(conversation: Conversation, utterances: readonly Utt
     exchanges.push({
       question,
       answer: utterances.filter((utterance) => utterance.turn === next.index),
+      added: added.length === 0 ? [] : utterances.filter((utterance) => utterance.turn === after?.index),
       spoken,
       answerTurn: next.index,
       answerSpeaker: next.speaker,

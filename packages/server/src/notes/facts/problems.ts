@@ -11,6 +11,7 @@ import type { FactPolarity, FactSpeaker } from '@chartwright/protocol';
 import type { Kind } from '../engines/extractive/lexicons.js';
 import { answerOf, functionAnswer } from './answers.js';
 import { attributesIn, locationIn, sideIn } from './attributes.js';
+import { conditionsIn } from './condition-mentions.js';
 import { turnsSource, type DraftOf } from './draft.js';
 import type { Exchange } from './exchanges.js';
 import { relativeIn } from './lexicon/relatives.js';
@@ -58,7 +59,7 @@ export interface ProblemContext {
 function draft(found: Found, clause: string, polarity: FactPolarity, speaker: FactSpeaker, turns: readonly number[]) {
   const attributes = attributesIn(clause);
   const place = locationIn(clause);
-  const laterality = place?.laterality ?? sideIn(clause);
+  const laterality = place === null ? sideIn(clause) : place.laterality;
   const placed = PLACED.test(found.name) && place !== null;
   const located = LOCATED.test(found.name) || placed;
   const name = placed ? `${place.location} ${found.name}` : found.name;
@@ -96,18 +97,46 @@ function lastLocation(utterances: readonly Utterance[], turn: number): string | 
   return undefined;
 }
 
+/** A chronic condition said to be active now ("the eczema flares up every winter"): today's problem too. */
+const ACTIVE =
+  /^(?: [a-z']+){0,4}? (?:(?:has|is|keeps|has been|is been|been|getting|gotten|got) )?(?:flares? up|flaring(?: up)?|acting up|worse|out of control|bothering me|(?:bad|terrible|awful) (?:lately|again))\b/;
+
+function activeConditions(text: string): Found[] {
+  return conditionsIn(text)
+    .filter((mention) => ACTIVE.test(text.slice(mention.end).replace(/^'s\b/, ' is')))
+    .map((mention) => ({ name: `${mention.entry.name} flare`, start: mention.start, end: mention.end }));
+}
+
+/**
+ * "Down my left arm, into my hand. It tingles.": a symptom that takes a place, said without one,
+ * is where the sentence before it in the same turn just put it.
+ */
+function placedBefore(found: Found, clause: string, utterance: Utterance, context: ProblemContext): string {
+  if (!PLACED.test(found.name) || locationIn(clause) !== null) return clause;
+  const before = context.utterances
+    .filter((other) => other.turn === utterance.turn && other.order < utterance.order)
+    .at(-1);
+  return before === undefined || locationIn(before.text) === null ? clause : `${before.text} ${clause}`;
+}
+
 function stated(utterance: Utterance, context: ProblemContext): ProblemDraft[] {
   if (utterance.question || !HISTORY_KINDS.has(utterance.kind)) return [];
   if (utterance.speaker === 'clinician' && (utterance.phase !== 'history' || HYPOTHETICAL.test(utterance.text)))
     return [];
   const drafts: ProblemDraft[] = [];
-  for (const found of symptomsIn(utterance.text, lastLocation(context.utterances, utterance.turn))) {
+  const mentioned = [
+    ...symptomsIn(utterance.text, lastLocation(context.utterances, utterance.turn)),
+    ...activeConditions(utterance.text),
+  ];
+  for (const found of mentioned) {
     if (found.inverted === true) continue;
     const clause = clauseAround(utterance.text, found.start);
     // "My mother had …": family history, not the patient's problem.
     if (relativeIn(clause.text.slice(0, found.start - clause.start)) !== undefined) continue;
     const polarity = mentionPolarity(utterance.text, found.start, found.end);
-    drafts.push(draft(found, clause.text, polarity, utterance.speaker, [utterance.turn]));
+    drafts.push(
+      draft(found, placedBefore(found, clause.text, utterance, context), polarity, utterance.speaker, [utterance.turn]),
+    );
   }
   return drafts;
 }
@@ -234,18 +263,64 @@ const asReview = (problem: ProblemDraft): RosDraft => ({
   source: problem.source,
 });
 
+/** "Is that the left hand?" "No, the other one. My right.": the side of the problem just told. */
+const SIDE_ASKED =
+  /\b(?:which (?:side|one|hand|foot|knee|leg|arm|ear|eye)|(?:left|right) or (?:left|right)|is (?:it|that|this) (?:the|your|on the) (?:left|right))\b/;
+const OTHER_SIDE = /\b(?:the other (?:one|side)|the opposite)\b/;
+const SIDE_REACH = 3;
+
+function sideAnswered(exchange: Exchange): ProblemDraft['laterality'] {
+  const { question } = exchange;
+  if (!SIDE_ASKED.test(question.text)) return undefined;
+  const answer = exchange.spoken.join(' ').toLowerCase();
+  const said = sideIn(answer);
+  if (said !== undefined) return said;
+  const asked = sideIn(question.text);
+  if (asked !== 'left' && asked !== 'right') return undefined;
+  if (OTHER_SIDE.test(answer)) return asked === 'left' ? 'right' : 'left';
+  return answerOf(exchange.spoken, exchange.form).polarity === 'present' ? asked : undefined;
+}
+
+/** The side an answer gives goes to the located problem the patient told just before. */
+function withSidesAnswered(problems: readonly ProblemDraft[], exchanges: readonly Exchange[]): ProblemDraft[] {
+  const sided = [...problems];
+  for (const exchange of exchanges) {
+    const side = sideAnswered(exchange);
+    if (side === undefined) continue;
+    const turn = exchange.question.turn;
+    const index = sided.findLastIndex(
+      (problem) =>
+        problem.polarity === 'present' &&
+        problem.location !== undefined &&
+        problem.source.turns.some((told) => told <= turn && told >= turn - SIDE_REACH),
+    );
+    const problem = sided[index];
+    if (problem === undefined) continue;
+    sided[index] = {
+      ...problem,
+      laterality: side,
+      text: `${side} ${problem.name}`,
+      source: turnsSource([...problem.source.turns, turn, exchange.answerTurn]),
+    };
+  }
+  return sided;
+}
+
 export function problemFacts(context: ProblemContext): (ProblemDraft | RosDraft)[] {
   const review = reviewTurns(context.utterances);
   const fromReview = (exchange: Exchange) => review.has(exchange.question.turn);
   const told = context.utterances.flatMap((utterance) => stated(utterance, context));
   const inReview = (problem: ProblemDraft) => problem.source.turns.every((turn) => review.has(turn));
-  const problems = withoutTakenBack(
-    merge([
-      ...told.filter((problem) => !inReview(problem)),
-      ...context.exchanges
-        .filter((exchange) => !fromReview(exchange))
-        .flatMap((exchange) => answered(exchange, context)),
-    ]),
+  const problems = withSidesAnswered(
+    withoutTakenBack(
+      merge([
+        ...told.filter((problem) => !inReview(problem)),
+        ...context.exchanges
+          .filter((exchange) => !fromReview(exchange))
+          .flatMap((exchange) => answered(exchange, context)),
+      ]),
+    ),
+    context.exchanges,
   );
   const reviewed = [
     ...told.filter(inReview),

@@ -24,24 +24,37 @@ interface Habit {
 const HABITS: readonly Habit[] = [
   {
     item: 'tobacco use',
-    said: /\b(?:smok(?:e|es|ed|er|ing)|cigarettes?|cigars?|tobacco|chew(?:ing)? tobacco|dip|vap(?:e|es|ed|ing)|packs? (?:a|per) day|pack-year)\b/,
-    asked: /\b(?:smoke|smoking|tobacco|cigarettes?|vape|vaping)\b/,
+    // "I smoke weed" is cannabis, not tobacco.
+    said: /\b(?:smok(?:e|es|ed|er|ing)(?! (?:weed|pot|marijuana|cannabis|joints?|a joint))|cigarettes?|cigars?|tobacco|chew(?:ing)? tobacco|dip|vap(?:e|es|ed|ing)|packs? (?:a|per) day|pack-year)\b/,
+    asked: /\b(?:smoke|smoked|smoker|smoking|tobacco|cigarettes?|vape|vaping)\b/,
   },
   {
     item: 'alcohol use',
-    said: /\b(?:drink(?:s|ing)?|alcohol|beers?|wine|liquor|cocktails?|drinks? (?:a|per) (?:day|week|night))\b/,
+    // "She drinks a lot" of a toddler is fluids: drinking is alcohol only with its word or its pattern.
+    said: /\b(?:alcohol|beers?|wine|liquor|cocktails?|whiske?y|vodka|booze|drinks? (?:a|per) (?:day|week|night)|drink(?:s|ing)? (?:socially|occasionally|heavily|daily|on (?:the )?weekends|every (?:day|night)|once in a while)|(?:social|heavy|occasional) drinker)\b/,
     asked: /\b(?:drink|drinking|alcohol)\b/,
+  },
+  // Cannabis is charted by name: it is legal in many places and asked about on its own.
+  {
+    item: 'cannabis use',
+    said: /\b(?:marijuana|cannabis|weed|thc|edibles|(?:smoke|smokes|smoked|smoking) pot)\b/,
+    asked: /\b(?:marijuana|cannabis|weed)\b/,
   },
   {
     item: 'recreational drug use',
-    said: /\b(?:marijuana|cannabis|weed|pot|cocaine|heroin|meth|opioids|recreational drugs?|illicit drugs?|street drugs?|drugs recreationally)\b/,
-    asked: /\b(?:drugs|marijuana|cannabis|recreational|illicit)\b/,
+    said: /\b(?:cocaine|heroin|meth|methamphetamine|opioids|recreational drugs?|illicit drugs?|street drugs?|drugs recreationally)\b/,
+    asked: /\b(?:drugs|recreational|illicit)\b/,
   },
 ];
 
 const FORMER = /\b(?:quit|stopped|used to|gave up|former|no longer|not anymore|years ago|in the past)\b/;
+/** When a former habit ended: "quit 10 years ago", "stopped in 2015". */
+const ENDED =
+  /\b(quit|stopped|gave up)\b(?: (?:smoking|drinking|it|them|cigarettes))? (?:(?:about|around|like|maybe) )?((?:\d+|a few|a couple of) (?:years?|months?|weeks?) ago|in \d{4})/;
 const AMOUNT =
-  /\b(?:\d+(?:\.\d+)?|a|one|two|half a|a couple of|a few) (?:packs?|cigarettes?|drinks?|beers?|glass(?:es)? of wine|glasses|shots?|joints?)(?: (?:a|per|every) (?:day|week|night|weekend|month))?|\b(?:socially|occasionally|on weekends|on the weekends|every (?:day|night)|daily|rarely|once in a while|a few times a (?:week|month)|\d+ pack-years?)\b/;
+  /\b(?:\d+(?:\.\d+)?|a|one|two|half a|a couple of|a few) (?:packs?|cigarettes?|drinks?|beers?|glass(?:es)? of wine|glasses|shots?|joints?)(?: (?:a|per|every) (?:day|week|night|weekend|month))?(?: for \d+ years)?|\b(?:socially|occasionally|on weekends|on the weekends|every (?:day|night)|daily|rarely|once in a while|a few times a (?:week|month)|\d+ pack-years?)\b/;
+/** A count without the habit's word, as in an answer to "how much do you drink?": "4 or 5 every night". */
+const COUNT = /\b\d+(?: (?:or|to) \d+)? (?:a|per|every|each) (?:day|week|night|weekend|month)\b/;
 /** Drinking water, coffee or soda is not alcohol. */
 const NOT_ALCOHOL = /\b(?:water|coffee|tea|soda|juice|milk|fluids|pop|smoothies?)\b/;
 
@@ -85,10 +98,18 @@ function social(item: string, polarity: FactPolarity, speaker: FactSpeaker, turn
 
 /** "tobacco use: former, quit 10 years ago", "alcohol use: occasionally". */
 function habitItem(habit: Habit, text: string): string {
-  const amount = AMOUNT.exec(text)?.[0];
-  const former = FORMER.test(text);
-  const detail = [former ? 'former' : undefined, amount].filter((part) => part !== undefined).join(', ');
-  return detail === '' ? habit.item : `${habit.item}: ${detail}`;
+  const ended = ENDED.exec(text);
+  const details = [
+    FORMER.test(text) ? 'former' : undefined,
+    ended === null ? undefined : `${ended[1] ?? 'quit'} ${ended[2] ?? ''}`,
+    AMOUNT.exec(text)?.[0],
+  ];
+  return withDetails(habit.item, details);
+}
+
+function withDetails(item: string, details: readonly (string | undefined)[]): string {
+  const said = details.filter((part): part is string => part !== undefined && part !== '');
+  return said.length === 0 ? item : `${item}: ${said.join(', ')}`;
 }
 
 function stated(utterance: Utterance): SocialDraft[] {
@@ -117,11 +138,17 @@ function answered(exchange: Exchange): SocialDraft[] {
   if (question.phase !== 'history') return [];
   const habit = HABITS.find((candidate) => candidate.asked.test(question.text));
   if (habit === undefined) return [];
-  if (exchange.answer.some((statement) => habit.said.test(statement.text) && !statement.question)) return [];
+  // A companion's own count ("more like 4 or 5 every night") is charted as theirs, beside the patient's.
+  const counted = exchange.added.flatMap((statement) => {
+    const count = COUNT.exec(statement.text)?.[0] ?? AMOUNT.exec(statement.text)?.[0];
+    if (count === undefined || statement.question) return [];
+    return [social(withDetails(habit.item, [count]), 'present', statement.speaker, [question.turn, statement.turn])];
+  });
+  if (exchange.answer.some((statement) => habit.said.test(statement.text) && !statement.question)) return counted;
   const { polarity, timing } = answerOf(exchange.spoken, exchange.form);
-  if (polarity === null) return [];
-  const item = timing === undefined ? habit.item : `${habit.item}: ${timing}`;
-  return [social(item, polarity, exchange.answerSpeaker, [question.turn, exchange.answerTurn])];
+  if (polarity === null) return counted;
+  const item = withDetails(habit.item, [timing]);
+  return [social(item, polarity, exchange.answerSpeaker, [question.turn, exchange.answerTurn]), ...counted];
 }
 
 export function socialFacts(utterances: readonly Utterance[], exchanges: readonly Exchange[]): SocialDraft[] {
@@ -129,16 +156,28 @@ export function socialFacts(utterances: readonly Utterance[], exchanges: readonl
     ...utterances.filter((utterance) => utterance.phase === 'history').flatMap(stated),
     ...exchanges.flatMap(answered),
   ];
+  // One item per habit, with every detail said of it; a companion's account is kept apart, as it may differ.
   const byItem = new Map<string, SocialDraft>();
   for (const next of drafts) {
-    const key = next.item.split(':')[0] ?? next.item;
+    const [habit = next.item, detail] = next.item.split(': ');
+    const key = `${habit}:${next.speaker === 'other' ? 'companion' : 'patient'}`;
     const kept = byItem.get(key);
-    // The more specific item (with an amount or "former") is the one kept.
-    const lead = kept === undefined || next.item.length > kept.item.length ? next : kept;
-    byItem.set(
-      key,
-      kept === undefined ? next : { ...lead, source: turnsSource([...kept.source.turns, ...next.source.turns]) },
-    );
+    if (kept === undefined) {
+      byItem.set(key, next);
+      continue;
+    }
+    const keptDetails = kept.item.split(': ')[1]?.split(', ') ?? [];
+    const more = (detail?.split(', ') ?? []).filter((part) => !keptDetails.includes(part));
+    const item = withDetails(habit, [...keptDetails, ...more]);
+    // A habit said outright wins over a bare answer's polarity ("no" then "I quit 10 years ago").
+    const polarity = kept.polarity === 'present' || next.polarity === 'present' ? 'present' : kept.polarity;
+    byItem.set(key, {
+      ...kept,
+      item,
+      text: item,
+      polarity,
+      source: turnsSource([...kept.source.turns, ...next.source.turns]),
+    });
   }
   return [...byItem.values()];
 }

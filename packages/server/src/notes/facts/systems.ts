@@ -1,5 +1,6 @@
 /** The review-of-systems system a symptom belongs to: the lexicon's, or its body part's. */
 import type { RosSystem } from './lexicon/ros-systems.js';
+import { conditionsIn } from './condition-mentions.js';
 import { SYMPTOMS } from './lexicon/symptoms.js';
 
 const SYSTEM_OF = new Map(SYMPTOMS.map((entry) => [entry.name, entry.system]));
@@ -9,7 +10,7 @@ const LOCATION_SYSTEMS: readonly (readonly [RegExp, RosSystem])[] = [
   [/^head/, 'Neurological'],
   [/^(?:throat|ear|jaw)/, 'Ears, Nose, Mouth and Throat'],
   [/^eye/, 'Eyes'],
-  [/^skin/, 'Skin'],
+  [/^(?:skin|breast)/, 'Skin'],
 ];
 
 export function systemOf(problem: { name: string; location?: string | undefined }): RosSystem {
@@ -18,4 +19,9 @@ export function systemOf(problem: { name: string; location?: string | undefined 
     LOCATION_SYSTEMS.find(([pattern]) => pattern.test(problem.location ?? problem.name))?.[1] ??
     'Musculoskeletal'
   );
+}
+
+/** A diagnosis ("asthma flare"), which a review of systems, a list of symptoms, does not name. */
+export function isDiagnosis(problem: { name: string }): boolean {
+  return !SYSTEM_OF.has(problem.name) && conditionsIn(problem.name).some((mention) => mention.start === 0);
 }

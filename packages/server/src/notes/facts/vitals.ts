@@ -52,8 +52,11 @@ const VITALS: readonly VitalSign[] = [
   {
     name: 'respiratory rate',
     unit: 'breaths/min',
-    pattern: new RegExp(String.raw`\b(?:respiratory rate|respirations|rr)\b[^.;?]{0,20}?\b${NUMBER}\b`),
-    value: (m) => m[1] ?? '',
+    // "Breathing 18 a minute", as a nurse reads it out.
+    pattern: new RegExp(
+      String.raw`\b(?:respiratory rate|respirations|rr)\b[^.;?]{0,20}?\b${NUMBER}\b|\bbreathing (?:at )?${NUMBER} (?:a|per|times a) minute\b`,
+    ),
+    value: (m) => m[1] ?? m[2] ?? '',
   },
   {
     name: 'weight',
@@ -109,13 +112,20 @@ function qualitativeVitals(utterance: Utterance, byName: Map<string, VitalDraft>
   }
 }
 
+/** The reading's own clause: "weight today is 212 pounds, up 6 from your last visit" is today's. */
+function readElsewhere(text: string, match: RegExpExecArray): boolean {
+  const start = Math.max(0, ...[',', ';'].map((mark) => text.lastIndexOf(mark, match.index) + 1));
+  const ends = [',', ';'].map((mark) => text.indexOf(mark, match.index + match[0].length)).filter((at) => at >= 0);
+  return AT_HOME.test(text.slice(start, ends.length === 0 ? text.length : Math.min(...ends)));
+}
+
 export function vitalFacts(utterances: readonly Utterance[]): VitalDraft[] {
   const byName = new Map<string, VitalDraft>();
   for (const utterance of utterances) {
-    if (utterance.question || utterance.speaker === 'patient' || AT_HOME.test(utterance.text)) continue;
+    if (utterance.question || utterance.speaker === 'patient') continue;
     for (const vital of VITALS) {
       const match = vital.pattern.exec(utterance.text);
-      if (match === null || byName.has(vital.name)) continue;
+      if (match === null || byName.has(vital.name) || readElsewhere(utterance.text, match)) continue;
       const value = vital.value(match);
       const unit = vital.unitOf?.(value) ?? vital.unit;
       byName.set(vital.name, {

@@ -5,8 +5,9 @@
  */
 import type { Fact, FactOf } from '@chartwright/protocol';
 
+import { WHOLE_HISTORY_ITEMS } from '../facts/history.js';
 import type { RosSystem } from '../facts/lexicon/ros-systems.js';
-import { systemOf } from '../facts/systems.js';
+import { isDiagnosis, systemOf } from '../facts/systems.js';
 import type { FactSheet } from '../facts/sheet.js';
 import { toThirdPerson, type Gender } from '../engines/extractive/rewrite.js';
 import { capitalize, charted, listOf, ofKind, sentence, subjectWord, type Written } from './phrasing.js';
@@ -108,7 +109,7 @@ export function presentIllness(sheet: FactSheet, options: { negativesHere: boole
 export function reviewOfSystems(sheet: FactSheet): Written[] {
   const bySystem = new Map<RosSystem, Problem[]>();
   for (const problem of ofKind(sheet.facts, 'problem').filter(patientsOwn)) {
-    if (problem.polarity === 'uncertain') continue;
+    if (problem.polarity === 'uncertain' || isDiagnosis(problem)) continue;
     const system = systemOf(problem);
     bySystem.set(system, [...(bySystem.get(system) ?? []), problem]);
   }
@@ -126,7 +127,7 @@ export function reviewOfSystems(sheet: FactSheet): Written[] {
 const historyOf = (sheet: FactSheet, category: FactOf<'history'>['category']) =>
   ofKind(sheet.facts, 'history').filter((fact) => fact.category === category);
 
-/** One line per item: "type 2 diabetes" beside "type 2 diabetes mellitus" is the same item. */
+/** One line per item: "type 2 diabetes" beside "type 2 diabetes mellitus", or "diabetes" beside it, is the same item. */
 function distinct(items: readonly FactOf<'history'>[]): FactOf<'history'>[] {
   const key = (fact: FactOf<'history'>) => fact.item.toLowerCase();
   return items.filter(
@@ -134,7 +135,8 @@ function distinct(items: readonly FactOf<'history'>[]): FactOf<'history'>[] {
       !items.some((other, otherIndex) => {
         if (otherIndex === index) return false;
         const [mine, theirs] = [key(fact), key(other)];
-        return theirs.startsWith(mine) && (theirs !== mine || otherIndex < index);
+        const within = theirs.startsWith(mine) || theirs.endsWith(` ${mine}`);
+        return within && (theirs !== mine || otherIndex < index);
       }),
   );
 }
@@ -164,6 +166,17 @@ export function pastHistory(sheet: FactSheet, options: { storyHere: boolean }): 
       facts: surgical,
     });
   }
+  // "Any surgeries?" "None." is charted as none, when nothing of the kind was named.
+  for (const [category, none] of [
+    ['medical', 'No significant past medical history'],
+    ['surgical', 'No past surgical history'],
+  ] as const) {
+    const denied = historyOf(sheet, category).filter(
+      (fact) => fact.polarity === 'absent' && fact.item === WHOLE_HISTORY_ITEMS[category],
+    );
+    if (denied.length > 0 && !historyOf(sheet, category).some(untold))
+      written.push({ text: sentence(none), facts: denied });
+  }
   return written;
 }
 
@@ -187,6 +200,15 @@ function habitSentence(fact: FactOf<'history'>): string {
   return sentence(`${capitalize(habit)}: ${detail}`);
 }
 
+/** A companion's account stands beside the patient's, marked as theirs. */
+const asReported = (fact: FactOf<'history'>, text: string) =>
+  fact.speaker === 'other' ? text.replace(/\.$/, ', per companion.') : text;
+
 export function socialHistory(sheet: FactSheet): Written[] {
-  return historyOf(sheet, 'social').map((fact) => ({ text: habitSentence(fact), facts: [fact] }));
+  const social = historyOf(sheet, 'social');
+  const told = [
+    ...social.filter((fact) => fact.speaker !== 'other'),
+    ...social.filter((fact) => fact.speaker === 'other'),
+  ];
+  return told.map((fact) => ({ text: asReported(fact, habitSentence(fact)), facts: [fact] }));
 }

@@ -17,6 +17,18 @@ const EXPANSIONS: readonly (readonly [RegExp, string])[] = [
   [/\bca ?n['’]t\b/gi, 'cannot'],
   [/\bwo ?n['’]t\b/gi, 'will not'],
   [/\b(\w+) ?n['’]t\b/gi, '$1 not'],
+  // Recognizers and hurried typists drop the apostrophe; these spellings are never other words.
+  [/\bcant\b/gi, 'cannot'],
+  [/\b(do|does|did|is|are|was|were|have|has|had|could|would|should)nt\b/gi, '$1 not'],
+  // Not "IM" (intramuscular), which keeps its capitals, or an injection said in lower case.
+  [/\b[Ii]m\b(?! (?:injection|shot|dose|route|into))/g, 'i am'],
+  [/\b(i|you|we|they)ve\b/gi, '$1 have'],
+  [/\b(you|they)re\b/gi, '$1 are'],
+  [/\b(that|what|there)s\b/gi, '$1 is'],
+  [
+    /\blets (?=(?:just |also |go ahead and )?(?:go|get|start|try|do|see|take|check|increase|decrease|continue|order|schedule|have|make|talk|look|keep|put|switch|stop|plan|repeat|refer|send|give|hold|add|change|bring)\b)/gi,
+    "let's ",
+  ],
   [
     /\b(i|you|we|they|he|she|it|that|there|who|what)['’]d (been|had|gotten|taken|done|seen|gone|\w+ed)\b/gi,
     '$1 had $2',

@@ -97,3 +97,40 @@ describe('the concise style', () => {
     expect(subjective).toContain('Medications: Lisinopril 10 mg daily.');
   });
 });
+
+describe('the history sections, written from the facts', () => {
+  // Written for this test: a companion's account, a relative's "same thing", a denied history.
+  const HISTORY_VISIT = `[doctor] How has your asthma been?
+[patient] The asthma has been acting up since October. My sister has the same thing.
+[doctor] Any surgeries?
+[patient] None.
+[doctor] Do you drink?
+[patient] A glass of wine now and then.
+[wife] More like three every night.
+[doctor] And how is your type 2 diabetes?
+[patient] Good, my diabetes is controlled with diet.`;
+
+  async function historyNote() {
+    const template = findCuratedTemplate('history_and_physical');
+    if (template === undefined) throw new Error('no history_and_physical template');
+    return extractiveGenerator.generate({ template, conversation: parseConversation(HISTORY_VISIT), context: {} });
+  }
+
+  it("keeps a companion's account apart, marked as theirs", async () => {
+    const social = sectionText(await historyNote(), 'social_history');
+    expect(social).toMatch(/alcohol use: 3 every night, per companion\./i);
+    expect(social).toMatch(/alcohol use: a glass of wine\.\s*alcohol use: 3 every night, per companion\./i);
+  });
+
+  it("charts a denied surgical history and a relative's condition as family history", async () => {
+    const generated = await historyNote();
+    expect(sectionText(generated, 'past_medical_history')).toContain('No past surgical history.');
+    expect(sectionText(generated, 'family_history')).toMatch(/sister with asthma/i);
+  });
+
+  it('names a diagnosis once, and never as a symptom in the review of systems', async () => {
+    const generated = await historyNote();
+    expect(sectionText(generated, 'review_of_systems')).not.toMatch(/asthma/i);
+    expect(sectionText(generated, 'past_medical_history')).not.toMatch(/type 2 diabetes[^.]*\bdiabetes\b/i);
+  });
+});

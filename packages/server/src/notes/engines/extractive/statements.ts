@@ -152,6 +152,14 @@ function isQuestion(raw: string, cleanedLower: string): boolean {
   return /\?\s*$/.test(raw) || QUESTION_START.test(cleanedLower);
 }
 
+/**
+ * Unpunctuated recognizer text: a clinician's turn of a word or two that gets an answer ("vomiting"
+ * … "no") is a question, as said with a rising voice.
+ */
+const TERSE_QUESTION_WORDS = 3;
+const asksTersely = (speaker: Speaker, tokens: readonly string[], sentences: number, answered: boolean) =>
+  speaker === 'clinician' && answered && sentences === 1 && tokens.length <= TERSE_QUESTION_WORDS;
+
 /** Every sentence (or clause of a long one) of the conversation as a candidate statement. */
 const TAG_QUESTION =
   /\S.*[\s,](?:okay|ok|right|alright|all right|correct|yeah|sound good|does that sound good|does that make sense|is that okay|you know|got it|understand|hmm)\s*\?\s*$/i;
@@ -161,6 +169,8 @@ export function extractStatements(conversation: Conversation): Statement[] {
   const total = Math.max(1, conversation.turns.length - 1);
   for (const turn of conversation.turns) {
     let part = 0;
+    const next = conversation.turns[turn.index + 1];
+    const answered = next !== undefined && next.speaker !== turn.speaker;
     for (const sentence of turn.sentences) {
       // A clause of a question ("when you cough, is there blood?") is part of the question; a
       // statement closed by a tag ("…from your heart failure, okay?") is still a statement.
@@ -181,7 +191,12 @@ export function extractStatements(conversation: Conversation): Statement[] {
           tokens,
           lower,
           raw: clause.toLowerCase(),
-          question: asks || (!states && (isQuestion(clause, lower) || asksInline(turn.speaker, lower))),
+          question:
+            asks ||
+            (!states &&
+              (isQuestion(clause, lower) ||
+                asksInline(turn.speaker, lower) ||
+                asksTersely(turn.speaker, tokens, turn.sentences.length, answered))),
         });
       }
     }

@@ -55,7 +55,11 @@ export const BODY_PARTS: readonly BodyPart[] = [
 export const SIDES: readonly (readonly [RegExp, 'left' | 'right' | 'bilateral'])[] = [
   [/\b(?:both|bilateral(?:ly)?|either|each)\b/, 'bilateral'],
   [/\bleft(?:[- ]sided)?\b/, 'left'],
-  [/\bright(?:[- ]sided)?\b/, 'right'],
+  // Not "right here", "right now", "all right", "that's right".
+  [
+    /(?<!\b(?:all|that is|that's|is that|you are|you're|yeah|okay|oh) )\bright(?:[- ]sided)?\b(?! (?:here|there|now|away|after|before|when|then|behind|under|over|by|next to|around|up|down|off|through|into|at the)\b)/,
+    'right',
+  ],
 ];
 
 /** Words for pain and the like that make a body part a complaint: "knee pain", "my knee hurts". */

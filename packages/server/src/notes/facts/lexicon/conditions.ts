@@ -61,6 +61,7 @@ export const CONDITIONS: readonly HistoryEntry[] = [
   entry('lupus'),
   entry('psoriasis'),
   entry('eczema'),
+  entry('premature birth', 'born early', 'came early', 'born premature*', 'prematur*', 'preterm', 'preemie'),
   entry('glaucoma'),
   entry('irritable bowel syndrome', 'ibs'),
   entry("crohn's disease", "crohn's", 'crohns'),
