@@ -35,6 +35,7 @@ const NOT_YET: ReadonlySet<string> = new Set([
   "allergies: a mother's answer gives the child's allergy, speaker other",
   'allergies: an allergy the patient has outgrown is not a current allergy',
   "findings: 'the x-ray shows no fracture' is a result whose interpretation is no fracture",
+  'findings: a test to be done, and what follows if it is positive, is no result',
   "assessment-plan: 'for your diabetes I'd like to increase metformin' is a medication plan for diabetes",
   "assessment-plan: 'come back in three months' is a follow-up",
   "assessment-plan: 'I think this is a viral infection' is the clinician's assessment",

@@ -19,7 +19,8 @@ const MATCHER = new PhraseMatcher<TestEntry>(TESTS, (entry) => entry.phrases);
 /** What says the statement reports a result, not an order. */
 const RESULT_LANGUAGE =
   /\b(?:shows?|showed|shown|revealed|reveals|demonstrat\w+|came back|come back|was|were|is|are|looks?|looked|read|at)\b/;
-const ORDER_LANGUAGE = /\b(?:order|get|want|schedule|need|send|repeat|check)\b(?![^.]*\b(?:came back|showed|shows)\b)/;
+const ORDER_LANGUAGE =
+  /\b(?:order|get|want|schedule|need|send|repeat|check|swab|run)\b(?![^.]*\b(?:came back|showed|shows)\b)/;
 const INTERPRETATION =
   /\b(?:(?:do not|did not|does not|cannot|can not) see (?:any|a) (?:\w+ ){0,3}?(?:fracture|abnormalit\w+|dislocation|break|mass|blockage|tear|arthritis)\w*(?: or (?:\w+ )?\w+)?|no evidence of \w+(?: (?!or\b)\w+)?(?: or \w+(?: \w+)?)?|normal|abnormal|negative|positive|unremarkable|elevated|high|low|borderline|stable|improved|worse|better|no (?:fracture|dislocation|acute \w+|evidence of \w+|sign of \w+)|mild(?:ly)? \w+|fluid)\b/;
 /** A number that is not a time ("4 months ago") nor a date. */
@@ -38,13 +39,15 @@ export function resultOf(text: string): ResultSaid | null {
   if (mention === undefined) return null;
   const after = text.slice(mention.end);
   if (!RESULT_LANGUAGE.test(after) || ORDER_LANGUAGE.test(text.slice(0, mention.start))) return null;
-  const value = VALUE.exec(after);
-  const interpretation = INTERPRETATION.exec(after)?.[0];
+  // "… a strep test, and if that is positive …" says what would follow a result, not what it was.
+  const said = after.split(/\bif\b/)[0] ?? after;
+  const value = VALUE.exec(said);
+  const interpretation = INTERPRETATION.exec(said)?.[0];
   if (value === null && interpretation === undefined) return null;
-  const said: ResultSaid = { test: mention.entry.name };
-  if (value?.[1] !== undefined) said.value = value[1];
+  const result: ResultSaid = { test: mention.entry.name };
+  if (value?.[1] !== undefined) result.value = value[1];
   const unit = value?.[2] === 'percent' ? '%' : (value?.[2] ?? mention.entry.unit);
-  if (said.value !== undefined && unit !== undefined) said.unit = unit;
-  if (interpretation !== undefined) said.interpretation = interpretation;
-  return said;
+  if (result.value !== undefined && unit !== undefined) result.unit = unit;
+  if (interpretation !== undefined) result.interpretation = interpretation;
+  return result;
 }

@@ -77,8 +77,9 @@ const OTHER_ITEMS: readonly (readonly [RegExp, (match: RegExpExecArray) => strin
         .replace(/^living\b/, 'lives'),
   ],
   [
-    // "worse when I walk up stairs" is a symptom's modifier, not exercise.
-    /(?<!\b(?:when|if|after|because|while|until) )\b(?:i|she|he) (?:exercise|exercises|walk|walks|run|runs|swim|swims|go to the gym|goes to the gym|bike|bikes)\b(?: [a-z0-9]+){0,4}/,
+    // "worse when I walk up stairs" is a symptom's modifier, not exercise; a habit has a measure
+    // ("run about 5 to 6 miles a day"), where "sometimes I walk there" has none.
+    /(?<!\b(?:when|if|after|because|while|until) )\b(?:i|she|he) (?:exercise|exercises|walk|walks|run|runs|swim|swims|go to the gym|goes to the gym|bike|bikes)\b(?: [a-z0-9]+){0,6}? (?:miles?|minutes|hours?|laps|times (?:a|per) (?:day|week)|(?:a|per|every) (?:day|week|morning|evening)|daily|regularly|most days)\b(?: (?:a|per|every) (?:day|week))?/,
     (m) => m[0].replace(/^(?:i|she|he) /, ''),
   ],
 ];
