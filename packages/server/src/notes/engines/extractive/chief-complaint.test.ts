@@ -13,6 +13,10 @@ describe('the reason for the visit', () => {
     expect(reasonOf('[doctor] she presents with right knee pain .\n[patient] it hurts .')).toBe('Right knee pain.');
   });
 
+  it("is what the clinician's one-line summary says the patient is here for", () => {
+    expect(reasonOf('[doctor] mr. lee is a 61-year-old gentleman here for gout .\n[patient] yes .')).toBe('Gout.');
+  });
+
   it('is an evaluation of what the family came to have checked', () => {
     const visit = `[doctor] hello , what can i do for you ?
 [patient_guest] we are just here to make sure that her kidneys are looking good .

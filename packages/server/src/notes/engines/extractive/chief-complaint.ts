@@ -7,7 +7,7 @@ import { STOPWORDS, isWord } from './text.js';
  * first half of the visit, where it is said; nothing is guessed when nobody says it.
  */
 const REASON_PATTERNS: readonly RegExp[] = [
-  /\b(?:presents?|presenting|is here|are here|am here|here today|in today|coming in|came in|come in|coming to see (?:me|us)|referred) (?:today |here |to (?:the )?clinic |to see (?:me|us) )?(?:for|with|because of|regarding|about) (?:an? |the |her |his |your |my |some |evaluation of |evaluation and management of )*(.+)/,
+  /\b(?:presents?|presenting|(?:is|are|am|male|female|man|woman|gentleman|lady|boy|girl|patient) here|here today|in today|coming in|came in|come in|coming to see (?:me|us)|referred) (?:today |here |to (?:the )?clinic |to see (?:me|us) )?(?:for|with|because of|regarding|about) (?:an? |the |her |his |your |my |some |evaluation of |evaluation and management of )*(.+)/,
   /\bcomplain(?:s|ing)? of (?:an? |some )?(.+)/,
   /\b(?:follow|following)(?:-| )up (?:on|for|of) (?:her |his |your |my |the )?(.+)/,
 ];
