@@ -14,7 +14,7 @@ const SYSTEMS: readonly (readonly [string, RegExp])[] = [
   ['Neurological', /\b(?:neuro\w*|reflexes|sensation|cranial nerves|gait|romberg|strength is|motor)\b/],
   ['Eyes', /\b(?:eyes?|pupils?|perrla|conjunctiva\w*|sclera)\b/],
   ['Ears, Nose, Mouth and Throat', /\b(?:ears?|tympanic|throat|tonsils?|oropharynx|nose|nasal|sinus\w*|mouth|teeth)\b/],
-  ['Extremities', /\b(?:extremit\w+|edema|calf|calves)\b/],
+  ['Extremities', /\b(?:extremit\w+|edema|calf|calves)\b|\b(?:fluid|swelling|swollen)\b[^.]*\blegs?\b/],
   ['Psychiatric', /\b(?:mood|affect|judgment|insight|oriented)\b/],
   [
     'Musculoskeletal',

@@ -49,6 +49,17 @@ const VITAL_READING =
 /** "No murmurs": a finding looked for and not there. */
 const ONLY_ABSENT = /^(?:no|without|negative for)\s/i;
 
+/**
+ * Said in the examination but no finding: a question or an instruction to the patient ("is that
+ * painful", "try and move it"), a condition ("if it is abnormal"), a courtesy ("that is good to
+ * know"), or what the clinician thinks may be going on, which is the assessment's.
+ */
+const NOT_A_FINDING =
+  /^(?:is|are|does|do|did|can|could|would|will|what|where|how|why|which|try|get|let|go ahead|if|far|that is (?:it|good|great|fine|okay)\b|she is welcome|he is welcome|you are welcome)\b|\b(?:could be|possible|possibly|likely|potential causes?|might be|may be|i think)\b|^(?:just |i am |we are )?(?:going to|we will|i will)\b/i;
+/** Words a finding is told in, for one that names no system ("well-nourished, slightly fussy"). */
+const FINDING_WORDS =
+  /\b(?:exam\w*|appear\w*|well[- ]\w+|distress|alert|oriented|comfortable|fussy|pleasant|nourished|developed|normal|abnormal|unremarkable|tender\w*|swell\w*|swollen|pain\w*|bruis\w*|lacerations?|abrasions?|deformit\w+|fractures?|bony|flexion|extension|deviation|strength|sensation|intact|present|absent|positive|negative|doppler|genitalia|mass|masses|nodules?|scars?|ligament|hernia|distention|distension|maneuver|fluid|looks? well|purs\w+|degrees?|\d)\b/i;
+
 function examFinding(clause: string, utterance: Utterance): ExamDraft | null {
   const text = clause
     .replace(/^(?:and|but|so|okay|good|ok)\s+/i, '')
@@ -69,12 +80,15 @@ function examFinding(clause: string, utterance: Utterance): ExamDraft | null {
   if (VITAL_READING.test(text)) return null;
   // A lead-in ("of her lower back") names where, not what was found.
   if (!/[a-z]/i.test(text) || /^(?:of|on|in|at) (?:his|her|their|the|your)(?: \w+){1,3}$/i.test(text)) return null;
+  if (NOT_A_FINDING.test(text)) return null;
   const lower = text.toLowerCase();
+  const system = examSystemOf(lower, utterance.text);
+  if (system === 'General' && !FINDING_WORDS.test(text)) return null;
   const absent = ONLY_ABSENT.test(text);
   return {
     kind: 'exam',
     text,
-    system: examSystemOf(lower, utterance.text),
+    system,
     finding: text,
     normal: absent || isNormalFinding(lower),
     polarity: absent ? 'absent' : 'present',
