@@ -6,37 +6,15 @@
  */
 import { turnsSource, type DraftOf } from './draft.js';
 import type { Exchange } from './exchanges.js';
-import { DOSE_UNITS, DRUGS, DRUG_SUFFIX, FREQUENCIES, ROUTES, type DrugEntry } from './lexicon/medications.js';
+import { drugsIn, type NamedDrug } from './drug-mentions.js';
+import { DOSE_UNITS, FREQUENCIES, ROUTES } from './lexicon/medications.js';
 import { relativeIn } from './lexicon/relatives.js';
-import { PhraseMatcher } from './mentions.js';
 import { chartQuantity } from './quantity.js';
 import { inHypothetical } from './problems.js';
 import type { Utterance } from './utterances.js';
 
 export type MedicationDraft = DraftOf<'medication'>;
 type Change = MedicationDraft['change'];
-
-const MATCHER = new PhraseMatcher<DrugEntry>(DRUGS, (entry) => entry.phrases);
-
-interface Named {
-  name: string;
-  start: number;
-  end: number;
-}
-
-/** The drugs a text names: from the list, then words with a drug's ending. */
-function drugsIn(text: string): Named[] {
-  const listed = MATCHER.find(text).map((mention) => ({
-    name: mention.entry.name,
-    start: mention.start,
-    end: mention.end,
-  }));
-  const byEnding = [...text.matchAll(/[a-z]+/g)]
-    .filter((word) => DRUG_SUFFIX.test(word[0]))
-    .filter((word) => !listed.some((named) => word.index >= named.start && word.index < named.end))
-    .map((word) => ({ name: word[0], start: word.index, end: word.index + word[0].length }));
-  return [...listed, ...byEnding].sort((a, b) => a.start - b.start);
-}
 
 const UNIT_PATTERN = new RegExp(
   String.raw`^\s*(?:of |at |to )?(\d+(?:\.\d+)?) ?(${DOSE_UNITS.map((unit) => unit.pattern).join('|')})\b`,
@@ -110,7 +88,7 @@ function clinicianChange(clause: string): Change {
 const SWITCH = /\bswitch\w* (?:you |him |her )?(?:from|off) /;
 
 function draftFor(
-  named: Named,
+  named: NamedDrug,
   utterance: Utterance,
   polarity: MedicationDraft['polarity'],
   until = named.end + 60,
@@ -171,12 +149,14 @@ function merge(kept: MedicationDraft, later: MedicationDraft): MedicationDraft {
   };
 }
 
-const ALLERGY_TALK = /\b(?:allerg\w*|reaction to|makes me break out|break out in)\b/;
-
 const YES = /^(?:yes|yeah|yep|i do|i am|mm-hmm|uh-huh|still|correct|right)\b/;
 const NO = /^(?:no|nope|not|never|i do not|i am not|i stopped)\b/;
 
-export function medicationFacts(utterances: readonly Utterance[], exchanges: readonly Exchange[]): MedicationDraft[] {
+export function medicationFacts(
+  utterances: readonly Utterance[],
+  exchanges: readonly Exchange[],
+  allergyStatements: ReadonlySet<Utterance>,
+): MedicationDraft[] {
   const byName = new Map<string, MedicationDraft>();
   const add = (draft: MedicationDraft) => {
     const kept = byName.get(draft.name);
@@ -185,7 +165,7 @@ export function medicationFacts(utterances: readonly Utterance[], exchanges: rea
   const asked = new Map(exchanges.map((exchange) => [exchange.question, exchange]));
   for (const utterance of utterances) {
     // A relative's medicines are theirs; a drug named as an allergy is the allergy facts' business.
-    if (relativeIn(utterance.text) !== undefined || ALLERGY_TALK.test(utterance.text)) continue;
+    if (relativeIn(utterance.text) !== undefined || allergyStatements.has(utterance)) continue;
     const drugs = drugsIn(utterance.text);
     for (const [index, named] of drugs.entries()) {
       if (inHypothetical(utterance.text, named.start)) continue;
