@@ -1,14 +1,16 @@
 /**
  * The medicines of the visit: each drug named in a statement or answered about, with the dose,
- * frequency and route said with it, whether the patient is on it, and what the visit did with it
- * (the clinician starts, stops, continues or adjusts it). One fact per drug: later statements add
- * what earlier ones left out, and the clinician's decision settles the change.
+ * frequency and route said with it (or in the answer about it), whether the patient is on it, and
+ * what the visit did with it (the clinician starts, stops, continues or adjusts it, by name or as
+ * "it" after naming it). One fact per drug: later statements add what earlier ones left out, and
+ * the clinician's decision settles the change.
  */
 import { turnsSource, type DraftOf } from './draft.js';
 import type { Exchange } from './exchanges.js';
-import { DOSE_UNITS, DRUGS, DRUG_SUFFIX, FREQUENCIES, ROUTES, type DrugEntry } from './lexicon/medications.js';
+import { drugsIn, type NamedDrug } from './drug-mentions.js';
+import { doseAfter, doseBefore, doseIn, frequencyIn, type Dose } from './doses.js';
+import { ROUTES } from './lexicon/medications.js';
 import { relativeIn } from './lexicon/relatives.js';
-import { PhraseMatcher } from './mentions.js';
 import { chartQuantity } from './quantity.js';
 import { inHypothetical } from './problems.js';
 import type { Utterance } from './utterances.js';
@@ -16,77 +18,8 @@ import type { Utterance } from './utterances.js';
 export type MedicationDraft = DraftOf<'medication'>;
 type Change = MedicationDraft['change'];
 
-const MATCHER = new PhraseMatcher<DrugEntry>(DRUGS, (entry) => entry.phrases);
-
-interface Named {
-  name: string;
-  start: number;
-  end: number;
-}
-
-/** The drugs a text names: from the list, then words with a drug's ending. */
-function drugsIn(text: string): Named[] {
-  const listed = MATCHER.find(text).map((mention) => ({
-    name: mention.entry.name,
-    start: mention.start,
-    end: mention.end,
-  }));
-  const byEnding = [...text.matchAll(/[a-z]+/g)]
-    .filter((word) => DRUG_SUFFIX.test(word[0]))
-    .filter((word) => !listed.some((named) => word.index >= named.start && word.index < named.end))
-    .map((word) => ({ name: word[0], start: word.index, end: word.index + word[0].length }));
-  return [...listed, ...byEnding].sort((a, b) => a.start - b.start);
-}
-
-const UNIT_PATTERN = new RegExp(
-  String.raw`^\s*(?:of |at |to )?(\d+(?:\.\d+)?) ?(${DOSE_UNITS.map((unit) => unit.pattern).join('|')})\b`,
-);
-/**
- * How often, as charted: each frequency said (in the order said, none inside another), so
- * "every 4 hours as needed" keeps both.
- */
-function frequencyIn(text: string): string | undefined {
-  const spans: { name: string; start: number; end: number }[] = [];
-  for (const [name, pattern] of FREQUENCIES) {
-    const match = pattern.exec(text);
-    if (match === null) continue;
-    const span = { name, start: match.index, end: match.index + match[0].length };
-    if (!spans.some((kept) => span.start < kept.end && kept.start < span.end)) spans.push(span);
-  }
-  const said = spans.sort((a, b) => a.start - b.start).map((span) => span.name);
-  return said.length === 0 ? undefined : said.join(' ');
-}
-
-/** A bare number after the drug that can only be its dose ("increase your lasix to 80"). */
-const BARE_DOSE = /^\s*(?:to|at|of) (\d+(?:\.\d+)?)\b(?! (?:years?|days?|weeks?|months?|pounds|times))/;
-
-function doseAfter(after: string): MedicationDraft['dose'] {
-  // The dose may follow the form ("an albuterol inhaler, 2 puffs …").
-  const unit = UNIT_PATTERN.exec(after) ?? UNIT_PATTERN.exec(after.replace(/^(?:\s*(?:[a-z]+|,)){1,3}/, ''));
-  if (unit !== null) {
-    const said = unit[2] ?? '';
-    const charted = DOSE_UNITS.find((entry) => new RegExp(`^(?:${entry.pattern})$`).test(said))?.unit ?? said;
-    return { value: Number(unit[1]), unit: charted };
-  }
-  const bare = BARE_DOSE.exec(after);
-  return bare === null ? undefined : { value: Number(bare[1]), unit: '' };
-}
-
-/** A dose said before the drug: "20 units of lantus", "2 puffs of the albuterol". */
-function doseBefore(before: string): MedicationDraft['dose'] {
-  const match = new RegExp(
-    String.raw`(\d+(?:\.\d+)?) ?(${DOSE_UNITS.map((unit) => unit.pattern).join('|')})(?: of)?(?: (?:the|your|my))?\s*$`,
-  ).exec(before);
-  if (match === null) return undefined;
-  const said = match[2] ?? '';
-  return {
-    value: Number(match[1]),
-    unit: DOSE_UNITS.find((entry) => new RegExp(`^(?:${entry.pattern})$`).test(said))?.unit ?? said,
-  };
-}
-
 const STOPPED =
-  /\b(?:stopped|stop (?:taking|the|your)|quit|discontinu\w+|no longer|ran out|came off|went off|off (?:of )?(?:the|it))\b/;
+  /\b(?:stopped|stop (?:taking|the|your|it|that|them|those)|quit|discontinu\w+|no longer|ran out|came off|went off|off (?:of )?(?:the|it))\b/;
 const ADJUSTED =
   /\b(?:increas\w+|decreas\w+|cut (?:the|your|it|back|down)|bump\w* (?:up|the|your)|doubl\w+|lower\w*|rais\w+|reduc\w+|titrat\w+|taper\w*|go up on|go down on)\b/;
 const STARTED =
@@ -109,19 +42,31 @@ function clinicianChange(clause: string): Change {
 /** A switch "from A to B": A is stopped, B started. */
 const SWITCH = /\bswitch\w* (?:you |him |her )?(?:from|off) /;
 
+/**
+ * A decision about a drug named before, by a pronoun: "that can be the lisinopril. I'll stop it and
+ * switch you to losartan" stops the lisinopril, not the losartan.
+ */
+const REFERRED =
+  /\b(?:stop|discontinue|continue|keep taking|keep using|increase|decrease|double|lower|raise|cut back on|bump up|taper) (?:it|that|this one|them|those)\b/g;
+
+/**
+ * The fact a drug named in a statement makes. `answer`: what the patient said when asked about
+ * it, where its dose and frequency are when the question did not say them.
+ */
 function draftFor(
-  named: Named,
+  named: NamedDrug,
   utterance: Utterance,
   polarity: MedicationDraft['polarity'],
   until = named.end + 60,
+  answer = '',
 ): MedicationDraft {
   const { text } = utterance;
   // What follows the drug, up to the next drug named: its dose and frequency are said there.
   const after = text.slice(named.end, Math.min(until, named.end + 60));
   const before = text.slice(Math.max(0, named.start - 30), named.start);
-  const clause = text;
-  const dose = doseAfter(after) ?? doseBefore(before);
-  const frequency = frequencyIn(after);
+  const clause = text.replace(REFERRED, ' ');
+  const dose = doseAfter(after) ?? doseBefore(before) ?? doseIn(answer);
+  const frequency = frequencyIn(after) ?? frequencyIn(answer);
   const route = ROUTES.find(([, pattern]) => pattern.test(clause))?.[0];
   const byClinician = utterance.speaker === 'clinician';
   let change = byClinician ? clinicianChange(clause) : undefined;
@@ -151,7 +96,7 @@ function draftFor(
 }
 
 /** "2 puff" reads "2 puffs": countable units take the plural. */
-export function doseText(dose: NonNullable<MedicationDraft['dose']>): string {
+export function doseText(dose: Dose): string {
   const countable = /^(?:puff|tablet|capsule|drop)$/.test(dose.unit) && dose.value !== 1;
   return chartQuantity(dose.value, countable ? `${dose.unit}s` : dose.unit);
 }
@@ -171,37 +116,121 @@ function merge(kept: MedicationDraft, later: MedicationDraft): MedicationDraft {
   };
 }
 
-const ALLERGY_TALK = /\b(?:allerg\w*|reaction to|makes me break out|break out in)\b/;
-
 const YES = /^(?:yes|yeah|yep|i do|i am|mm-hmm|uh-huh|still|correct|right)\b/;
 const NO = /^(?:no|nope|not|never|i do not|i am not|i stopped)\b/;
+/** Said right before the drug, a denial: "he denies any blood thinners", "not on any". */
+const DENIED =
+  /\b(?:denies|denied|deny|no|not on|not taking|never (?:taken|took|been on)|(?:does|do|did) not (?:take|use))(?: (?:any|the|a|his|her|your|my))?\s*$/;
+/** A no to how a drug is taken ("not much" is taken, "I don't take it" is not). */
+const NOT_TAKEN = /^(?:no|nope|never|i stopped|i (?:do not|don't) (?:take|use))\b/;
+/** Asking how the patient takes a drug takes it as taken: "how often are you using the inhaler?". */
+const HOW_TAKEN =
+  /\b(?:how (?:often|much|many)|how (?:are|do|have) you (?:been )?(?:taking|using|doing)|what (?:dose|dosage|strength)|when do you (?:take|use))\b/;
+/** A question that asks nothing of its own: examples of the one before ("aspirin, warfarin, anything like that?"). */
+const ASKS_ITS_OWN =
+  /^(?:(?:and|so|okay|ok|now|also) )?(?:do|does|did|are|is|was|were|have|has|had|can|could|would|will|any|how|what|when|where|why|who|which)\b/;
 
-export function medicationFacts(utterances: readonly Utterance[], exchanges: readonly Exchange[]): MedicationDraft[] {
+/** Each clinician question and the exchange that answers it: the turn's last, and those it only gives examples of. */
+function answering(utterances: readonly Utterance[], exchanges: readonly Exchange[]): Map<Utterance, Exchange> {
+  const asked = new Map<Utterance, Exchange>();
+  for (const exchange of exchanges) {
+    asked.set(exchange.question, exchange);
+    const earlier = utterances.filter(
+      (utterance) =>
+        utterance.turn === exchange.question.turn && utterance.question && utterance.order < exchange.question.order,
+    );
+    let later = exchange.question;
+    for (const question of earlier.reverse()) {
+      if (ASKS_ITS_OWN.test(later.text)) break;
+      asked.set(question, exchange);
+      later = question;
+    }
+  }
+  return asked;
+}
+
+/**
+ * A drug the clinician asks about, with the answer: a yes, or any answer to how it is taken but a
+ * no, is the drug taken, with the dose and frequency the answer gives (unless it speaks of another
+ * drug); a no is the drug not taken.
+ */
+function answeredAbout(named: NamedDrug, question: Utterance, exchange: Exchange): MedicationDraft[] {
+  const reply = exchange.spoken.join(' ').toLowerCase().trim();
+  const answered = { speaker: exchange.answerSpeaker, source: turnsSource([question.turn, exchange.answerTurn]) };
+  const taken = YES.test(reply) || (HOW_TAKEN.test(question.text) && !NOT_TAKEN.test(reply));
+  if (!taken) {
+    const denied = NO.test(reply) && !/\bstill\b/.test(question.text);
+    return denied ? [{ ...draftFor(named, question, 'absent'), ...answered }] : [];
+  }
+  const otherDrug = exchange.answer.some((said) => drugsIn(said.text).some((drug) => drug.name !== named.name));
+  const answer = otherDrug ? '' : exchange.answer.map((said) => said.text).join(' . ');
+  return [{ ...draftFor(named, question, 'present', undefined, answer), ...answered }];
+}
+
+/** A change the clinician only foresees ("we will probably increase that over time"). */
+const FORESEEN =
+  /\b(?:probably|possibly|maybe|might|may|eventually|over time|at some point|down the road|in the future)\b/;
+
+/** The change a clinician's decision by pronoun makes to the drug it refers to. */
+function referredDecision(utterance: Utterance, referent: (position: number) => string | undefined) {
+  const { text } = utterance;
+  if (utterance.speaker !== 'clinician' || utterance.question || PAST_DECISION.test(text) || FORESEEN.test(text)) {
+    return [];
+  }
+  return [...text.matchAll(REFERRED)].flatMap((match) => {
+    const name = referent(match.index);
+    const change = clinicianChange(match[0]);
+    if (name === undefined || change === undefined || inHypothetical(text, match.index)) return [];
+    const decided: MedicationDraft = {
+      kind: 'medication',
+      text: name,
+      name,
+      status: change === 'stopped' ? 'stopped' : 'active',
+      change,
+      polarity: 'present',
+      subject: { type: 'patient' },
+      speaker: utterance.speaker,
+      source: turnsSource([utterance.turn]),
+    };
+    return [decided];
+  });
+}
+
+export function medicationFacts(
+  utterances: readonly Utterance[],
+  exchanges: readonly Exchange[],
+  allergyStatements: ReadonlySet<Utterance>,
+): MedicationDraft[] {
   const byName = new Map<string, MedicationDraft>();
   const add = (draft: MedicationDraft) => {
     const kept = byName.get(draft.name);
     byName.set(draft.name, kept === undefined ? draft : merge(kept, draft));
   };
-  const asked = new Map(exchanges.map((exchange) => [exchange.question, exchange]));
+  const asked = answering(utterances, exchanges);
+  // The drug last named, for a decision about "it".
+  let last: { name: string; turn: number } | undefined;
   for (const utterance of utterances) {
     // A relative's medicines are theirs; a drug named as an allergy is the allergy facts' business.
-    if (relativeIn(utterance.text) !== undefined || ALLERGY_TALK.test(utterance.text)) continue;
+    if (relativeIn(utterance.text) !== undefined || allergyStatements.has(utterance)) continue;
     const drugs = drugsIn(utterance.text);
+    const earlier = last;
+    const referent = (position: number) =>
+      drugs.filter((named) => named.end <= position).at(-1)?.name ??
+      (earlier !== undefined && earlier.turn >= utterance.turn - 1 ? earlier.name : undefined);
     for (const [index, named] of drugs.entries()) {
       if (inHypothetical(utterance.text, named.start)) continue;
+      last = { name: named.name, turn: utterance.turn };
       if (!utterance.question) {
-        add(draftFor(named, utterance, 'present', drugs[index + 1]?.start));
+        const polarity = DENIED.test(utterance.text.slice(0, named.start)) ? 'absent' : 'present';
+        add(draftFor(named, utterance, polarity, drugs[index + 1]?.start));
         continue;
       }
       const exchange = asked.get(utterance);
-      const reply = exchange?.spoken.join(' ').toLowerCase().trim() ?? '';
       if (exchange === undefined || utterance.speaker !== 'clinician') continue;
-      const answered = { speaker: exchange.answerSpeaker, source: turnsSource([utterance.turn, exchange.answerTurn]) };
-      if (YES.test(reply)) add({ ...draftFor(named, utterance, 'present'), ...answered });
-      else if (NO.test(reply) && !/\bstill\b/.test(utterance.text)) {
-        add({ ...draftFor(named, utterance, 'absent'), ...answered });
-      }
+      answeredAbout(named, utterance, exchange).forEach(add);
     }
+    // After the drugs' own facts, so the decision settles their status.
+    referredDecision(utterance, referent).forEach(add);
   }
   return [...byName.values()];
 }

@@ -54,6 +54,8 @@ const PLACED = /^(?:mass|rash|numbness|tingling|weakness|bruising|wound|skin les
 export interface ProblemContext {
   utterances: readonly Utterance[];
   exchanges: readonly Exchange[];
+  /** Statements telling of an allergy: the reaction they name is not a symptom of the visit. */
+  allergyStatements?: ReadonlySet<Utterance>;
 }
 
 function draft(found: Found, clause: string, polarity: FactPolarity, speaker: FactSpeaker, turns: readonly number[]) {
@@ -121,6 +123,7 @@ function placedBefore(found: Found, clause: string, utterance: Utterance, contex
 
 function stated(utterance: Utterance, context: ProblemContext): ProblemDraft[] {
   if (utterance.question || !HISTORY_KINDS.has(utterance.kind)) return [];
+  if (context.allergyStatements?.has(utterance) === true) return [];
   if (utterance.speaker === 'clinician' && (utterance.phase !== 'history' || HYPOTHETICAL.test(utterance.text)))
     return [];
   const drafts: ProblemDraft[] = [];

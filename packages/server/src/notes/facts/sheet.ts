@@ -12,7 +12,7 @@ import { chiefComplaint } from '../engines/extractive/chief-complaint.js';
 import { patientGender } from '../engines/extractive/gender.js';
 import type { Gender } from '../engines/extractive/rewrite.js';
 import type { GenerationInput } from '../generator.js';
-import { allergyFacts } from './allergies.js';
+import { allergiesOf } from './allergies.js';
 import { assessmentPlanFacts } from './assessment-plan.js';
 import { certaintyOf } from './certainty.js';
 import { chartFacts } from './chart.js';
@@ -46,11 +46,12 @@ function drafts(
   options: ExtractionOptions,
 ): FactDraft[] {
   const exchanges = exchangesOf(conversation, utterances);
+  const allergies = allergiesOf(utterances, exchanges);
   return [
     ...narrativeFacts(utterances, { gender, ...(options.weigh === undefined ? {} : { weigh: options.weigh }) }),
-    ...problemFacts({ utterances, exchanges }),
-    ...allergyFacts(utterances, exchanges),
-    ...medicationFacts(utterances, exchanges),
+    ...problemFacts({ utterances, exchanges, allergyStatements: allergies.statements }),
+    ...allergies.facts,
+    ...medicationFacts(utterances, exchanges, allergies.statements),
     ...historyFacts(utterances, exchanges),
     ...socialFacts(utterances, exchanges),
     ...vitalFacts(utterances),

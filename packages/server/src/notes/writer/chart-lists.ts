@@ -48,13 +48,15 @@ export function chartLists(sheet: FactSheet): { medications: Written[]; allergie
       text: sentence(`${medicationLine(line)}${facts.every(fromChart) ? CHART_MARK : ''}`),
       facts,
     })),
-    allergies: allergies.map((allergy) => {
-      if (allergy.substance === null) return { text: 'No known allergies.', facts: [allergy] };
-      const reaction = allergy.reaction === undefined ? '' : ` (${allergy.reaction})`;
-      return {
-        text: sentence(`${allergy.substance}${reaction}${fromChart(allergy) ? CHART_MARK : ''}`),
-        facts: [allergy],
-      };
-    }),
+    allergies: allergies.map((allergy) => ({ text: allergyLine(allergy), facts: [allergy] })),
   };
+}
+
+/** One allergy as the list says it: denied and doubtful ones say so, so they never read as known. */
+function allergyLine(allergy: FactOf<'allergy'>): string {
+  if (allergy.substance === null) return 'No known allergies.';
+  const reaction = allergy.reaction === undefined ? '' : ` (${allergy.reaction})`;
+  if (allergy.polarity === 'absent') return sentence(`Not allergic to ${allergy.substance}`);
+  const doubt = allergy.polarity === 'uncertain' ? 'Possible allergy to ' : '';
+  return sentence(`${doubt}${allergy.substance}${reaction}${fromChart(allergy) ? CHART_MARK : ''}`);
 }

@@ -32,6 +32,8 @@ export const DRUGS: readonly DrugEntry[] = [
   generic('semaglutide', 'ozempic', 'wegovy', 'rybelsus'),
   generic('sitagliptin', 'januvia'),
   generic('levothyroxine', 'synthroid'),
+  // Asked about as a class ("any blood thinners?") before a procedure.
+  generic('blood thinner', 'blood thinners', 'anticoagulant*', 'anticoagulation'),
   generic('warfarin', 'coumadin'),
   generic('apixaban', 'eliquis'),
   generic('rivaroxaban', 'xarelto'),
@@ -45,6 +47,9 @@ export const DRUGS: readonly DrugEntry[] = [
   generic('gabapentin', 'neurontin'),
   generic('pregabalin', 'lyrica'),
   generic('tramadol'),
+  generic('morphine'),
+  generic('codeine'),
+  generic('hydrocodone', 'norco', 'vicodin'),
   generic('oxycodone', 'percocet'),
   generic('cyclobenzaprine', 'flexeril'),
   generic('prednisone'),
