@@ -90,7 +90,7 @@ const STOPPED =
 const ADJUSTED =
   /\b(?:increas\w+|decreas\w+|cut (?:the|your|it|back|down)|bump\w* (?:up|the|your)|doubl\w+|lower\w*|rais\w+|reduc\w+|titrat\w+|taper\w*|go up on|go down on)\b/;
 const STARTED =
-  /\b(?:start(?:ing)? (?:you|him|her|them) on|start (?:the|a|some)|prescrib\w+|put (?:you|him|her) on|going to (?:give|send)|try (?:you|him|her) on|switch\w* (?:you|him|her)? ?(?:to|over to)|add (?:on )?(?:a|some)?)\b/;
+  /\b(?:start(?:ing)? (?:you|him|her|them) on|start (?:the|a|some)|prescrib\w+|put (?:you|him|her) on|going to (?:give|send)|send (?:in|over)|(?:let's|let us|we will|i will) try(?! to\b)|try (?:you|him|her) on|switch\w* (?:you|him|her)? ?(?:to|over to)|add (?:on )?(?:a|some)?)\b/;
 const CONTINUED = /\b(?:continue|keep (?:taking|on|using)|stay on|keep (?:you|him|her) on|remain on)\b/;
 
 /** A decision told as past ("we put you on prozac last year") is history, not today's change. */
