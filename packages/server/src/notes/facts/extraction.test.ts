@@ -17,8 +17,6 @@ const NOT_YET: ReadonlySet<string> = new Set([
   "companions: a companion's own illness last week is not the patient's symptom",
   "companions: a parent's account of the child's birth is the child's past medical history",
   "companions: a spouse's larger count of drinks is the patient's alcohol history, with the quantity",
-  'hypotheticals: a side effect named in a question and denied is absent, never present',
-  'hypotheticals: a test ordered to rule out a clot says nothing of the clot either way',
   "hypotheticals: a question about what the patient would do ('what if you ran out?') is not a symptom",
   "relatives: 'both my parents' is family history of the parents",
   "relatives: 'my sister has the same thing' refers back to the patient's problem",
