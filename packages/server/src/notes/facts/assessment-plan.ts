@@ -10,13 +10,13 @@ import { toNoteSentence, toThirdPerson, type Gender } from '../engines/extractiv
 import { isUsable } from '../engines/extractive/relevance.js';
 import { noteStyle } from '../engines/extractive/style.js';
 import { detokenize } from '../engines/extractive/text.js';
-import { ORDER_CUES } from '../engines/extractive/lexicons.js';
+import { ORDER_CUES, TIMED_FOLLOW_UP } from '../engines/extractive/lexicons.js';
 import { turnsSource, type DraftOf } from './draft.js';
 import { chartName } from './history.js';
 import { HYPOTHETICAL } from './problems.js';
-import { resultOf } from './results.js';
+import { resultOf, testsNamed } from './results.js';
 import { inPlanRegister, salvage } from './register.js';
-import type { Utterance } from './utterances.js';
+import { cueText, type Utterance } from './utterances.js';
 
 export type AssessmentDraft = DraftOf<'assessment'>;
 export type PlanDraft = DraftOf<'plan'>;
@@ -26,7 +26,8 @@ type PlanCategory = FactOf<'plan'>['category'];
 const CATEGORY_CUES: readonly (readonly [PlanCategory, RegExp])[] = [
   [
     'follow_up',
-    /\b(?:follow(?:-| )?up|come back|see (?:you|him|her|them) (?:back |again )?in|return (?:to clinic |in )|next (?:visit|appointment)|check back)\b/,
+    // "Before your next visit" times something else; it is not the follow-up.
+    /\b(?:follow(?:-| )?up|come back|see (?:you|him|her|them) (?:back |again )?in|return (?:to clinic |in )|(?<!before (?:your|his|her|the) )next (?:visit|appointment)|check back)\b/,
   ],
   [
     'referral',
@@ -34,7 +35,7 @@ const CATEGORY_CUES: readonly (readonly [PlanCategory, RegExp])[] = [
   ],
   [
     'test',
-    /\b(?:order\w*|obtain|draw|check|get|repeat|schedule)\b[^.]*\b(?:x-?ray|mri|ct|scan|ultrasound|echo\w*|ekg|ecg|labs?|blood work|bloodwork|a1c|panel|test|culture|biopsy|study|mammogram|colonoscopy|urinalysis)\b/,
+    /\b(?:order\w*|obtain|draw|check|get|repeat|schedule|send\w*)\b[^.]*\b(?:x-?ray|mri|ct|scan|ultrasound|echo\w*|ekg|ecg|labs?|blood work|bloodwork|a1c|panel|test|culture|biopsy|study|mammogram|colonoscopy|urinalysis)\b/,
   ],
   [
     'procedure',
@@ -54,8 +55,28 @@ const ACTION =
 const PROBLEM_NAMED =
   /^(?:(?:lastly|finally|next|and|so|now|also|then|second(?:ly)?|third(?:ly)?|first(?:ly)?|okay) ,? ?)*(?:for|regarding|as for|in terms of|with regards? to|now for|moving on to|onto|on to|so for|and for|now,? (?:for|regarding)) (?:his|her|their|the patient's|the|your) (?:(?:first|second|third|fourth|fifth|next|last|final|other|new|main) )?(?:problem|issue|concern|diagnosis|thing)?(?: of| with)? ?,? ?(?:(?:his|her|their|the patient's|the|your) )?([a-z][a-z0-9' -]{2,60}?)(?=,|$| is | has | we | i | it | this | that | which | you )/;
 
-function categoryOf(text: string): PlanCategory {
-  return CATEGORY_CUES.find(([, pattern]) => pattern.test(text))?.[0] ?? 'education';
+/** A clause said before the main one ("before we add another pill, …") sets the scene, not the step. */
+const LEADING_CLAUSE = /^(?:before|until|since|because|while|after|once|as) [^,]+, /;
+
+function categoryOf(said: string): PlanCategory {
+  const text = said.replace(LEADING_CLAUSE, '');
+  const cued = CATEGORY_CUES.find(
+    ([category, pattern]) => pattern.test(text) || (category === 'test' && ordersTest(text)),
+  );
+  return cued?.[0] ?? 'education';
+}
+
+/** Asking for a test in the first person or as an instruction: "I want an ultrasound", "get the lipids drawn". */
+const TEST_REQUEST =
+  /(?:^|\b(?:i|we)(?: (?:will|would|am|are|really|also|just|definitely|need to|want to|going to|like to))* |\blet(?:'s| us) )(?:order|obtain|get|draw|check|repeat|schedule|want|need|like|send|sending|swab|test|have (?:the|a|our) (?:nurse|lab|medical assistant|assistant|tech))\b/;
+/** A test done before ("we had to get an x-ray before you came in") or not wanted is not ordered now. */
+const NOT_ORDERED = /\b(?:did|had|already|got|came|was|were|not)\b/;
+
+function ordersTest(text: string): boolean {
+  const [test] = testsNamed(text);
+  if (test === undefined) return false;
+  const before = text.slice(0, test.start);
+  return TEST_REQUEST.test(before) && !NOT_ORDERED.test(before);
 }
 
 /** Counselling in the chart's words: "I want him to weigh himself" → "Advised to weigh himself". */
@@ -108,11 +129,36 @@ function styled(tokens: readonly string[], kind: Utterance['kind'], gender: Gend
   return text === null || text.split(' ').length < 2 ? null : text;
 }
 
-/** What the visit decides, whenever it is said: an order, a prescription, a referral, a follow-up. */
 /** Specimens sent off: a test ordered without an order verb. */
 const SPECIMEN =
   /\b(?:sending|send|sent) (?:off )?(?:the |your |a |some )?(?:urine|blood|sample|swab|specimen|stool)\b/;
 
+/** A procedure the clinician will do: "we'll numb it up and drain it". */
+const PROCEDURE_TO_DO =
+  /\b(?:i|we) (?:will|are going to|am going to)(?: [a-z]+){0,4} (?:drain|inject|remove|excise|aspirate|biopsy|lance|freeze|suture|stitch)\b/;
+
+/** What the clinician asks of the patient: "I'd like you to see physical therapy". */
+const REQUEST =
+  /\b(?:i|we)(?: would| really| also)? (?:like|want|need) (?:you|him|her|them|the patient) to (?:see|get|start|stop|continue|try|cut|limit|avoid|lose|wear|ice|elevate|follow|come back|schedule|go to|use|apply|call|monitor|weigh|record|drink|eat|quit)\b/;
+
+/** Advice on what to do at home: "try to cut back on the salt", "you need to drink more water". */
+const ADVICE =
+  /(?:(?:^|, )(?:please )?try to|\bbe sure to|\byou (?:should|need to|have to)|\b(?:i|we) (?:would )?(?:recommend|suggest|advise))(?: [a-z]+){0,2}? (?:cut (?:back|down)|reduce|limit|avoid|lose|walk|exercise|eat|drink|quit|stop smoking|get more|stretch|elevate|ice|rest)\b/;
+
+/** Something to try: "let's try omeprazole", a decision when it names what (not "let's try describing it"). */
+const TRIAL = /\b(?:let's|let us|we will|we can) try\b/;
+
+/** A decision said outright: charted whatever the part of the visit it comes in. */
+function decidedOutright(utterance: Utterance): boolean {
+  const { text } = utterance;
+  if (ORDER_CUES.test(text) || SPECIMEN.test(text) || TIMED_FOLLOW_UP.test(text) || PROCEDURE_TO_DO.test(text))
+    return true;
+  if (TRIAL.test(text) && categoryOf(text) !== 'education') return true;
+  // During the examination, what the patient is asked to do is for the examination ("walk for me").
+  return ordersTest(text) || (utterance.phase !== 'exam' && (REQUEST.test(text) || ADVICE.test(text)));
+}
+
+/** What the visit decides, whenever it is said: an impression, an order, a referral, a follow-up. */
 function isPlanItem(utterance: Utterance): boolean {
   const { kind } = utterance;
   if (utterance.phase === 'plan') {
@@ -125,11 +171,7 @@ function isPlanItem(utterance: Utterance): boolean {
         utterance.text.split(' ').length >= 6)
     );
   }
-  return (
-    ORDER_CUES.test(utterance.text) ||
-    SPECIMEN.test(utterance.text) ||
-    (kind === 'follow_up' && utterance.phase !== 'history')
-  );
+  return kind === 'assessment' || decidedOutright(utterance) || (kind === 'follow_up' && utterance.phase !== 'history');
 }
 
 function problemAssessment(problem: string, utterance: Utterance): AssessmentDraft {
@@ -145,12 +187,32 @@ function problemAssessment(problem: string, utterance: Utterance): AssessmentDra
   };
 }
 
+/** A follow-up said as the last clause of a statement: "…, and I will see you in 6 months". */
+const FOLLOW_UP_CLAUSE = new RegExp(
+  String.raw`^(?:and |then )*(?:(?:i|we) (?:will|would like to|want to) |let us |let's )?${TIMED_FOLLOW_UP.source}`,
+);
+
+/** "Get the labs drawn before your visit, and I will see you in 6 months": an order and a follow-up, two items. */
+function followUpApart(said: readonly string[]): { tokens: readonly string[]; followUp: boolean }[] {
+  const at = said.findIndex(
+    (token, index) => token === ',' && index >= 3 && FOLLOW_UP_CLAUSE.test(cueText(said.slice(index + 1))),
+  );
+  if (at < 0) return [{ tokens: said, followUp: false }];
+  const rest = said.slice(at + 1);
+  const joined = rest.findIndex((token) => !/^(?:and|then)$/i.test(token));
+  return [
+    { tokens: said.slice(0, at), followUp: false },
+    { tokens: rest.slice(joined), followUp: true },
+  ];
+}
+
 export function assessmentPlanFacts(utterances: readonly Utterance[], gender: Gender): (AssessmentDraft | PlanDraft)[] {
   const drafts: (AssessmentDraft | PlanDraft)[] = [];
   let problem: string | null = null;
   for (const utterance of utterances) {
     if (utterance.question || (utterance.speaker !== 'clinician' && utterance.speaker !== 'unknown')) continue;
-    const heading = utterance.phase === 'plan' ? PROBLEM_NAMED.exec(utterance.text) : null;
+    // Before the plan part of the visit, "for your diabetes, …" heads only a decision about it.
+    const heading = utterance.phase === 'plan' || isPlanItem(utterance) ? PROBLEM_NAMED.exec(utterance.text) : null;
     const heard = heading?.[1]?.trim().replace(/^(?:problem|issue|concern|diagnosis|thing)$/, '');
     const named = heard === '' ? undefined : heard;
     if (named !== undefined && heading !== null) {
@@ -161,28 +223,46 @@ export function assessmentPlanFacts(utterances: readonly Utterance[], gender: Ge
       }
       if (utterance.text.slice(heading[0].length).trim().split(' ').length < 3) continue;
     }
-    // What follows the heading is what was said of the problem.
-    const said = heading === null ? utterance.tokens : afterHeading(utterance.tokens, heading[0]);
     // A result read out in the plan part ("your x-ray shows fluid") is a result, filed as one.
     if (!isUsable(utterance.statement) || resultOf(utterance.text) !== null) continue;
-    const ordered = isPlanItem(utterance);
-    // An order that also says why ("… an ultrasound, to make sure there is no clot") is the order.
-    const counsels = HYPOTHETICAL.test(utterance.text) && (!ordered || categoryOf(utterance.text) === 'education');
-    if (!counsels && !ordered) continue;
-    const text = styled(said, utterance.kind, gender);
-    if (text === null) continue;
-    const base = {
-      polarity: 'present' as const,
-      subject: { type: 'patient' as const },
-      speaker: utterance.speaker,
-      source: turnsSource([utterance.turn]),
-    };
-    if (!counsels && utterance.kind === 'assessment') {
-      drafts.push({ kind: 'assessment', text, problem: problem ?? text, statement: text, ...base });
-      continue;
+    // What follows the heading is what was said of the problem.
+    const said = heading === null ? utterance.tokens : afterHeading(utterance.tokens, heading[0]);
+    const parts = followUpApart(said);
+    // A statement said as one item is judged whole, its heading included.
+    const pieces: Utterance[] =
+      parts.length === 1
+        ? [{ ...utterance, tokens: said }]
+        : parts.map((part) => ({
+            ...utterance,
+            text: cueText(part.tokens),
+            tokens: part.tokens,
+            kind: part.followUp ? 'follow_up' : utterance.kind,
+          }));
+    for (const piece of pieces) {
+      const item = planItemOf(piece, problem, gender);
+      if (item !== null) drafts.push(item);
     }
-    const category = counsels ? 'education' : utterance.kind === 'follow_up' ? 'follow_up' : categoryOf(utterance.text);
-    drafts.push({ kind: 'plan', text, problem, category, action: text, ...base });
   }
   return drafts;
+}
+
+/** The assessment or plan item a clinician's statement (or a part of one) is, if any. */
+function planItemOf(piece: Utterance, problem: string | null, gender: Gender): AssessmentDraft | PlanDraft | null {
+  const ordered = isPlanItem(piece);
+  // An order that also says why ("… an ultrasound, to make sure there is no clot") is the order.
+  const counsels = HYPOTHETICAL.test(piece.text) && (!ordered || categoryOf(piece.text) === 'education');
+  if (!counsels && !ordered) return null;
+  const text = styled(piece.tokens, piece.kind, gender);
+  if (text === null) return null;
+  const base = {
+    polarity: 'present' as const,
+    subject: { type: 'patient' as const },
+    speaker: piece.speaker,
+    source: turnsSource([piece.turn]),
+  };
+  if (!counsels && piece.kind === 'assessment') {
+    return { kind: 'assessment', text, problem: problem ?? text, statement: text, ...base };
+  }
+  const category = counsels ? 'education' : piece.kind === 'follow_up' ? 'follow_up' : categoryOf(piece.text);
+  return { kind: 'plan', text, problem, category, action: text, ...base };
 }

@@ -17,6 +17,8 @@ export interface NamedDrug {
   end: number;
 }
 
+const DEVICES: ReadonlySet<string> = new Set(['inhaler']);
+
 /** In text order. */
 export function drugsIn(text: string): NamedDrug[] {
   const listed = MATCHER.find(text).map((mention) => ({
@@ -29,5 +31,10 @@ export function drugsIn(text: string): NamedDrug[] {
     .filter((word) => DRUG_SUFFIX.test(word[0]))
     .filter((word) => !listed.some((named) => word.index >= named.start && word.index < named.end))
     .map((word) => ({ name: word[0], said: word[0], start: word.index, end: word.index + word[0].length }));
-  return [...listed, ...byEnding].sort((a, b) => a.start - b.start);
+  const named = [...listed, ...byEnding].sort((a, b) => a.start - b.start);
+  // "Albuterol inhaler" is albuterol: a device word after a drug's name names the drug's form.
+  return named.filter((drug, index) => {
+    const before = named[index - 1];
+    return !(DEVICES.has(drug.name) && before !== undefined && /^\s*$/.test(text.slice(before.end, drug.start)));
+  });
 }

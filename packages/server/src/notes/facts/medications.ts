@@ -9,7 +9,7 @@ import { turnsSource, type DraftOf } from './draft.js';
 import type { Exchange } from './exchanges.js';
 import { drugsIn, type NamedDrug } from './drug-mentions.js';
 import { doseAfter, doseBefore, doseIn, frequencyIn, type Dose } from './doses.js';
-import { ROUTES } from './lexicon/medications.js';
+import { INHALED, ROUTES } from './lexicon/medications.js';
 import { relativeIn } from './lexicon/relatives.js';
 import { chartQuantity } from './quantity.js';
 import { inHypothetical } from './problems.js';
@@ -23,7 +23,7 @@ const STOPPED =
 const ADJUSTED =
   /\b(?:increas\w+|decreas\w+|cut (?:the|your|it|back|down)|bump\w* (?:up|the|your)|doubl\w+|lower\w*|rais\w+|reduc\w+|titrat\w+|taper\w*|go up on|go down on)\b/;
 const STARTED =
-  /\b(?:start(?:ing)? (?:you|him|her|them) on|start (?:the|a|some)|prescrib\w+|put (?:you|him|her) on|going to (?:give|send)|try (?:you|him|her) on|switch\w* (?:you|him|her)? ?(?:to|over to)|add (?:on )?(?:a|some)?)\b/;
+  /\b(?:start(?:ing)? (?:you|him|her|them) on|start (?:the|a|some)|prescrib\w+|put (?:you|him|her) on|going to (?:give|send)|send (?:in|over)|(?:let's|let us|we will|i will) try(?! to\b)|try (?:you|him|her) on|switch\w* (?:you|him|her)? ?(?:to|over to)|add (?:on )?(?:a|some)?)\b/;
 const CONTINUED = /\b(?:continue|keep (?:taking|on|using)|stay on|keep (?:you|him|her) on|remain on)\b/;
 
 /** A decision told as past ("we put you on prozac last year") is history, not today's change. */
@@ -167,6 +167,26 @@ function answeredAbout(named: NamedDrug, question: Utterance, exchange: Exchange
   return [{ ...draftFor(named, question, 'present', undefined, answer), ...answered }];
 }
 
+/** The patient saying they take the drug just asked about: "I use it maybe twice a week". */
+const USES_IT =
+  /\bi (?:use|take|am using|am taking|have been using|have been taking|still use|still take) (?:it|them|that|those)\b/;
+
+/**
+ * A drug a question takes as the patient's, even while asking what if ("what if you ran out of
+ * the inhaler?"), when the answer says the patient uses it.
+ */
+function confirmedInUse(named: NamedDrug, question: Utterance, exchange: Exchange | undefined): MedicationDraft[] {
+  const said = exchange?.answer.find((statement) => USES_IT.test(statement.text));
+  if (exchange === undefined || said === undefined) return [];
+  return [
+    {
+      ...draftFor(named, question, 'present', undefined, said.text),
+      speaker: exchange.answerSpeaker,
+      source: turnsSource([question.turn, exchange.answerTurn]),
+    },
+  ];
+}
+
 /** A change the clinician only foresees ("we will probably increase that over time"). */
 const FORESEEN =
   /\b(?:probably|possibly|maybe|might|may|eventually|over time|at some point|down the road|in the future)\b/;
@@ -218,6 +238,12 @@ export function medicationFacts(
       drugs.filter((named) => named.end <= position).at(-1)?.name ??
       (earlier !== undefined && earlier.turn >= utterance.turn - 1 ? earlier.name : undefined);
     for (const [index, named] of drugs.entries()) {
+      if (utterance.question && utterance.speaker === 'clinician') {
+        const exchange = asked.get(utterance) ?? exchanges.find((each) => each.question.turn === utterance.turn);
+        const confirmed = confirmedInUse(named, utterance, exchange);
+        confirmed.forEach(add);
+        if (confirmed.length > 0) continue;
+      }
       if (inHypothetical(utterance.text, named.start)) continue;
       last = { name: named.name, turn: utterance.turn };
       if (!utterance.question) {
@@ -232,5 +258,16 @@ export function medicationFacts(
     // After the drugs' own facts, so the decision settles their status.
     referredDecision(utterance, referent).forEach(add);
   }
-  return [...byName.values()];
+  const named = [...byName.values()];
+  const inhaled = named.filter((drug) => INHALED.test(drug.name) && drug.polarity === 'present');
+  if (inhaled.length === 0) return named;
+  // "The inhaler" in a visit that names the inhaled drug is that drug: its evidence goes with it.
+  const device = byName.get('inhaler');
+  return named
+    .filter((drug) => drug !== device)
+    .map((drug) =>
+      device !== undefined && drug === inhaled[0]
+        ? { ...drug, source: turnsSource([...drug.source.turns, ...device.source.turns]) }
+        : drug,
+    );
 }

@@ -34,8 +34,12 @@ const GENERAL_TALK =
 const CONDITIONAL =
   /\b(?:if|in case|should you|unless|make sure|watch (?:for|out)|look out for|call (?:me|us|the office|911)|let (?:me|us) know|go to the (?:er|emergency))\b/;
 
+/** What side effects are talked of is real, whatever the effects: "the side effects of metformin". */
+const EFFECTS_OF = /\bside effects? (?:of|with|from|on) (?:the |your |this |that )?$/;
+
 /** Whether the words at `position` are said as a possibility, not as what the patient has. */
 export function inHypothetical(text: string, position: number): boolean {
+  if (EFFECTS_OF.test(text.slice(0, position))) return false;
   const clause = clauseAround(text, position);
   if (GENERAL_TALK.test(clause.text)) return true;
   const trigger = CONDITIONAL.exec(clause.text);
@@ -121,11 +125,29 @@ function placedBefore(found: Found, clause: string, utterance: Utterance, contex
   return before === undefined || locationIn(before.text) === null ? clause : `${before.text} ${clause}`;
 }
 
+/** The reason a clinician gives before a decision: "with the calf this sore, I want an ultrasound". */
+const REASON_CLAUSE = /^(?:with|given|because of|since|due to) [^,]+(?= ,)/;
+
+/** The patient's problems a clinician names as the reason for what they decide, in the history. */
+function givenAsReason(utterance: Utterance): ProblemDraft[] {
+  if (utterance.phase !== 'history') return [];
+  const reason = REASON_CLAUSE.exec(utterance.text)?.[0];
+  if (reason === undefined) return [];
+  return symptomsIn(reason)
+    .filter((found) => !inHypothetical(reason, found.start))
+    .map((found) =>
+      draft(found, reason, mentionPolarity(reason, found.start, found.end), utterance.speaker, [utterance.turn]),
+    );
+}
+
 function stated(utterance: Utterance, context: ProblemContext): ProblemDraft[] {
-  if (utterance.question || !HISTORY_KINDS.has(utterance.kind)) return [];
+  if (utterance.question) return [];
   if (context.allergyStatements?.has(utterance) === true) return [];
-  if (utterance.speaker === 'clinician' && (utterance.phase !== 'history' || HYPOTHETICAL.test(utterance.text)))
-    return [];
+  // The clinician tells the patient's symptoms only in the history, and not while counselling or deciding.
+  const tellsHistory =
+    utterance.phase === 'history' && HISTORY_KINDS.has(utterance.kind) && !HYPOTHETICAL.test(utterance.text);
+  if (utterance.speaker === 'clinician' && !tellsHistory) return givenAsReason(utterance);
+  if (!HISTORY_KINDS.has(utterance.kind)) return [];
   const drafts: ProblemDraft[] = [];
   const mentioned = [
     ...symptomsIn(utterance.text, lastLocation(context.utterances, utterance.turn)),
@@ -147,10 +169,23 @@ function stated(utterance: Utterance, context: ProblemContext): ProblemDraft[] {
 /** "What would happen if you ran out? Would you get wheezy?": nothing the patient has. */
 const HYPOTHETICAL_QUESTION = /\b(?:would you|what if|if you|what would|could you get)\b/;
 
+/** A question about what was just said: "… an upset stomach or diarrhea. Have you had any of that?". */
+const REFERS_BACK = /\b(?:any of (?:that|those|these|them)|either of (?:those|these|them))\b/;
+
+/** The words a question asks about: its own, or the clinician's statement just before it that it refers to. */
+function askedText(question: Utterance, utterances: readonly Utterance[]): string {
+  if (!REFERS_BACK.test(question.text)) return question.text;
+  const before = utterances.filter(
+    (utterance) => utterance.turn === question.turn && utterance.order < question.order && !utterance.question,
+  );
+  return before.at(-1)?.text ?? question.text;
+}
+
 function answered(exchange: Exchange, context: ProblemContext): ProblemDraft[] {
   const { question } = exchange;
   if (question.phase !== 'history' || HYPOTHETICAL_QUESTION.test(question.text)) return [];
-  const topics = topicsAsked(question.text, lastLocation(context.utterances, question.turn + 1));
+  const asked = askedText(question, context.utterances);
+  const topics = topicsAsked(asked, lastLocation(context.utterances, question.turn + 1));
   if (topics.length === 0) return [];
   const named = new Set(exchange.answer.flatMap((statement) => symptomsIn(statement.text).map((found) => found.name)));
   // The answer takes up some of the topics itself ("no fever, but some chills"): the rest were not answered.
@@ -160,7 +195,7 @@ function answered(exchange: Exchange, context: ProblemContext): ProblemDraft[] {
     // "How's your sleep?": the answer says whether there is a problem, not yes or no.
     const value = topic.inverted === true ? functionAnswer(exchange.spoken) : polarity;
     if (value === null) return [];
-    const clause = `${clauseAround(question.text, topic.start).text} ${exchange.spoken.join(' ')}`;
+    const clause = `${clauseAround(asked, topic.start).text} ${exchange.spoken.join(' ')}`;
     const fact = draft(topic, clause, value, exchange.answerSpeaker, [question.turn, exchange.answerTurn]);
     if (timing !== undefined && value === 'present') fact.timing = timing;
     return [fact];

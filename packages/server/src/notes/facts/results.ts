@@ -34,6 +34,11 @@ export function resultText(result: ResultSaid): string {
   return `${result.test}:${value}${shown === undefined ? '' : `${value === '' ? '' : ','} ${shown}`}`;
 }
 
+/** The tests a text names, in order, each with where it is said. */
+export function testsNamed(text: string): { name: string; start: number }[] {
+  return MATCHER.find(text).map((mention) => ({ name: mention.entry.name, start: mention.start }));
+}
+
 export function resultOf(text: string): ResultSaid | null {
   const [mention] = MATCHER.find(text);
   if (mention === undefined) return null;

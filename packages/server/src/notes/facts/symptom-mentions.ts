@@ -96,13 +96,15 @@ function locatedComplaints(text: string, found: readonly Found[], fallbackLocati
   return located;
 }
 
+/** A symptom word as the verb of what the clinician does: "we'll numb it up" is the anaesthetic. */
+const CLINICIAN_ACTION = /\bnumb (?:it|this|that|the (?:area|skin|spot)|you|him|her)\b/g;
+
 /** Every symptom `text` names, in order; `fallbackLocation` is the body part just talked about. */
 export function symptomsIn(text: string, fallbackLocation?: string): Found[] {
-  const found: Found[] = MATCHER.find(text).map((mention) => ({
-    name: mention.entry.name,
-    start: mention.start,
-    end: mention.end,
-  }));
+  const actions = [...text.matchAll(CLINICIAN_ACTION)].map((action) => action.index);
+  const found: Found[] = MATCHER.find(text)
+    .filter((mention) => !actions.includes(mention.start))
+    .map((mention) => ({ name: mention.entry.name, start: mention.start, end: mention.end }));
   for (const [name, first, second, replaces] of COMPOUNDS) {
     const a = first.exec(text);
     if (a === null || !second.test(text) || found.some((mention) => mention.name === name)) continue;

@@ -29,6 +29,11 @@ export interface Utterance {
   statement: Statement;
 }
 
+/** Words as cues are matched against them: lower case, numbers as digits. */
+export function cueText(tokens: readonly string[]): string {
+  return digitize(tokens).join(' ').toLowerCase();
+}
+
 export function utterancesOf(conversation: Conversation): Utterance[] {
   const statements = extractStatements(conversation);
   const classified = classifyWithPhases(statements);
@@ -42,7 +47,7 @@ export function utterancesOf(conversation: Conversation): Utterance[] {
         question: statement.question,
         kind,
         phase,
-        text: digitize(statement.tokens).join(' ').toLowerCase(),
+        text: cueText(statement.tokens),
         tokens: statement.tokens,
         statement,
       };

@@ -1,5 +1,6 @@
 import {
   ASSESSMENT_CUES,
+  DIAGNOSIS_WORDS,
   EXAM_FINDING_CUES,
   EXAM_PHASE_CUES,
   FUTURE_ACTION_CUES,
@@ -30,6 +31,37 @@ const FINDING_WORDS =
 /** An impression stated outright ("I think you have …", "consistent with …"). */
 const IMPRESSION_CUES =
   /\b(?:i (?:think|believe|suspect) (?:that )?(?:you|he|she|the patient|this|it) (?:have|has|is|are)(?! (?:going|been|doing|had|not))|(?:it is|it's|this is|that is|most) likely|(?:consistent|compatible) with|suggestive of|my (?:diagnosis|impression) is|(?:you|he|she) (?:have|has) (?:a |an )?(?:\w+ ){0,3}(?:sprain|strain|fracture|infection|tear|disease|syndrome|\w+itis|\w+osis))\b/;
+
+/**
+ * How a clinician says an impression aloud: "I think this is", "it sounds like", "that's a".
+ * ("Consistent with" is how reports read, and a report read out is a result.)
+ */
+const IMPRESSION_FRAME =
+  /\b(?:i (?:think|suspect|believe)(?: that)? (?:this|it|that|you|he|she) (?:is|are|has|have)|(?:this|that|it) (?:is|looks|sounds|seems)(?: (?:most|more|very))?(?: likely| probably| like)?|(?:the|your|his|her) [a-z]+(?: [a-z]+)? (?:looks|sounds|seems)(?: (?:most|more|very))?(?: likely| probably| like)?)((?: (?!not\b|no\b|never\b|consistent\b|compatible\b|suggestive\b)[a-z'-]+){0,3})/g;
+/**
+ * A condition the patient was told of before is history, and one explained ("it is a disorder
+ * that typically begins in childhood") is counselling: neither is today's impression.
+ */
+const NOT_TODAYS =
+  /\b(?:history of|in the past|years ago|used to|diagnosed|(?:was|were) told|runs in|typically|usually|commonly|people|children)\b/;
+/** A negation just before the frame takes the impression back: "I don't think this is …". */
+const NEGATED_BEFORE = /\b(?:not|never|no)(?: [a-z']+){0,3} ?$/;
+
+/**
+ * Whether a clinician names what the patient has today, framed as an impression ("I think this is
+ * a viral infection", "the knee pain sounds like osteoarthritis"): clear in any part of the visit.
+ */
+export function statesDiagnosis(statement: Statement): boolean {
+  if ((statement.speaker !== 'clinician' && statement.speaker !== 'unknown') || statement.question) return false;
+  const text = statement.lower;
+  if (NOT_TODAYS.test(text)) return false;
+  for (const frame of text.matchAll(IMPRESSION_FRAME)) {
+    if (NEGATED_BEFORE.test(text.slice(0, frame.index))) continue;
+    const named = DIAGNOSIS_WORDS.exec(text.slice(frame.index + frame[0].length - (frame[1]?.length ?? 0)));
+    if (named !== null && named.index <= (frame[1]?.length ?? 0) + 1) return true;
+  }
+  return false;
+}
 
 /**
  * The kind an explicit cue gives a clinician's statement, whatever the phase: orders and
@@ -133,7 +165,12 @@ export function classifyWithPhases(statements: readonly Statement[]): { kind: Ki
     phase = nextPhase(phase, statement);
     const turn = statement.turns[0] ?? -1;
     if (carried !== null && carried.turn !== turn) carried = null;
-    const explicit = phase === 'history' && !EXAM_STRONG.test(statement.lower) ? null : explicitKind(statement);
+    const explicit =
+      phase !== 'history' || EXAM_STRONG.test(statement.lower)
+        ? explicitKind(statement)
+        : statesDiagnosis(statement)
+          ? 'assessment'
+          : null;
     let kind = explicit ?? classifyOne(statement, phase);
     if (explicit === null && carried !== null && continuesCarried(kind, phase, statement)) kind = carried.kind;
     if (explicit === 'exam' || explicit === 'results' || explicit === 'vitals') carried = { turn, kind: explicit };

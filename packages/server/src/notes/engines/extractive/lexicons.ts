@@ -244,9 +244,18 @@ export const RESULT_FINDING_CUES =
 export const ORDER_CUES =
   /\b(?:(?:i|we)(?: do| really| also| just| definitely)* (?:want to|would like to|am going to|are going to|will|need to|plan to)(?: just| also| go ahead and| definitely)* (?:order|prescribe|refer|start|continue|increase|decrease|schedule|obtain|send|recommend|repeat|switch|stop|discontinue|hold|add|change|adjust|put (?:you|him|her) on)|let's (?:order|start|continue|increase|decrease|refer|schedule|get|go ahead)|(?:we will|we'll|i will|i'll) (?:start|continue|refer|order|prescribe|increase|schedule|follow)|follow(?:-| )?up (?:with|in)|recommend (?:that|you|him|her))\b/;
 
+/** A follow-up with its time: "come back in three months", "I'll see you in 6 weeks". */
+export const TIMED_FOLLOW_UP =
+  /\b(?:come back|come in|return|follow(?:-| )?up|see (?:you|him|her|them)(?: back| again)?|recheck (?:you|him|her|them)|check back)(?: with (?:me|us))? in (?:about |another |a |an |a few |a couple(?: of)? |\d+ |\d+ (?:to|or) \d+ )?(?:days?|weeks?|months?|years?)\b/;
 /** Clinician phrases stating a diagnosis or impression (assessment, not plan). */
 export const ASSESSMENT_CUES =
   /\b(?:(?:this|it|that) (?:is|looks|sounds|seems) (?:most |very |more )?(?:likely|probably|like)|(?:consistent|compatible) with|(?:suggestive|indicative) of|diagnos\w+|(?:i think|i believe|it sounds like|it looks like|it seems like|i suspect|i'm concerned|i am concerned|concerned that|likely|probably) (?:you|she|he|this|that|it|your|her|his|we)\b|(?:you|she|he) (?:have|has) (?:a |an )?(?:\w+ ){0,3}(?:sprain|strain|fracture|infection|tear|disease|syndrome|itis|osis)|(?:concerned|worried) (?:about|for)|(?:is|are) (?:stable|controlled|uncontrolled|well controlled|improving|worsening)|(?:first|second|third|next|last) problem)\b/;
+/**
+ * Words that name a diagnosis: what tells an impression ("that's an abscess", "it sounds like
+ * osteoarthritis") from talk of how something looks or sounds ("it looks like it's healing").
+ */
+export const DIAGNOSIS_WORDS =
+  /\b(?:[a-z]{3,}itis|[a-z]{2,}(?<!diagn|progn)osis|[a-z]{3,}pathy|[a-z]{3,}oma|(?:viral|bacterial|fungal|yeast|urinary tract|sinus|ear|skin)? ?infection|viral|virus|bacterial|abscess|sprain(?:ed)?|strain(?:ed)?|fracture[ds]?|torn|tear|cyst|hernia|ulcer|reflux|muscular|musculoskeletal|pulled muscle|muscle (?:strain|spasm)|syndrome|disease|disorder|migraines?|concussion|contusion|pneumonia|flu|influenza|sciatica|vertigo|dehydrat\w+|shingles|gout|anemia|allergic reaction|kidney stones?|strep throat|common cold)\b/;
 /** Clinician phrases that announce an action, even during the examination ("we'll repeat it"). */
 export const FUTURE_ACTION_CUES =
   /\b(?:we will|i will|i want (?:to|her|him|the patient|them)|i would like to|we are going to|we need to|i am going to (?:order|prescribe|start|refer|increase|decrease|send|give|put|get|recommend|schedule|have))\b/;

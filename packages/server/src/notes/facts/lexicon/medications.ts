@@ -34,6 +34,8 @@ export const DRUGS: readonly DrugEntry[] = [
   generic('levothyroxine', 'synthroid'),
   // Asked about as a class ("any blood thinners?") before a procedure.
   generic('blood thinner', 'blood thinners', 'anticoagulant*', 'anticoagulation'),
+  // An inhaler named by its device alone ("the inhaler"); after a drug's name it is that drug's.
+  generic('inhaler', 'inhalers'),
   generic('warfarin', 'coumadin'),
   generic('apixaban', 'eliquis'),
   generic('rivaroxaban', 'xarelto'),
@@ -57,6 +59,9 @@ export const DRUGS: readonly DrugEntry[] = [
   generic('albuterol', 'proair', 'ventolin', 'rescue inhaler'),
   generic('fluticasone', 'flonase', 'flovent'),
   generic('budesonide', 'symbicort', 'pulmicort'),
+  generic('tiotropium', 'spiriva'),
+  generic('fluticasone-salmeterol', 'advair', 'wixela'),
+  generic('ipratropium', 'atrovent'),
   generic('montelukast', 'singulair'),
   generic('cetirizine', 'zyrtec'),
   generic('loratadine', 'claritin'),
@@ -145,3 +150,6 @@ export const ROUTES: readonly (readonly [string, RegExp])[] = [
   ['subcutaneous', /\b(?:injection|inject|shot|subcutaneous|pen)\b/],
   ['intranasal', /\b(?:nasal spray|nose spray)\b/],
 ];
+
+/** Drugs taken by inhaler: where one is named, "the inhaler" is one of them, not another drug. */
+export const INHALED = /^(?:albuterol|fluticasone|budesonide|tiotropium|fluticasone-salmeterol|ipratropium)$/;
