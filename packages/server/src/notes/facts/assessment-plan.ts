@@ -15,7 +15,7 @@ import { turnsSource, type DraftOf } from './draft.js';
 import { chartName } from './history.js';
 import { HYPOTHETICAL } from './problems.js';
 import { resultOf, testsNamed } from './results.js';
-import { inPlanRegister, salvage } from './register.js';
+import { completed, inPlanRegister, salvage } from './register.js';
 import { cueText, type Utterance } from './utterances.js';
 
 export type AssessmentDraft = DraftOf<'assessment'>;
@@ -126,30 +126,9 @@ function styled(tokens: readonly string[], kind: Utterance['kind'], gender: Gend
   const text = note.heading
     ? detokenize(note.tokens)
     : salvage(counselling(toNoteSentence(note.tokens)), inPlanRegister);
-  const whole = text === null || !CUT_SHORT.test(text) ? text : withoutCutTail(text);
+  const whole = text === null ? null : completed(text);
   return whole === null || whole.split(' ').length < 2 ? null : whole;
 }
-
-/** The sentence without its last clause when only that clause was cut off ("…in 2 weeks, and I am going."). */
-function withoutCutTail(text: string): string | null {
-  const cut =
-    /(?:,\s*|\s+(?:and|but|so|because|if|and then)\s+)(?!.*(?:,\s|\s(?:and|but|so|because|if)\s))[^,]*$/i.exec(
-      text.replace(/\.$/, ''),
-    );
-  if (cut === null) return null;
-  const kept = text.slice(0, cut.index).trim();
-  const dependent = /^(?:when|if|because|since|although|once|after|before|until)\b/i.test(kept);
-  return kept.split(' ').length < MIN_PLAN_WORDS || CUT_SHORT.test(kept) || dependent ? null : `${kept}.`;
-}
-
-const MIN_PLAN_WORDS = 4;
-
-/**
- * Speech cut off before its point ("Again, he is doing really.", "We will go ahead."): a sentence
- * that ends on a word that needs what follows it says nothing a plan can use.
- */
-const CUT_SHORT =
-  /\b(?:really|very|pretty|so|just|go ahead|the|a|an|and|or|but|to|of|for|with|is|are|was|were|be|he|she|they|his|her|their|that|going|about|like|because|if|then|since|when|not|would|could|should|will|can|may|might)\.?$/i;
 
 /** Specimens sent off: a test ordered without an order verb. */
 const SPECIMEN =

@@ -13,7 +13,7 @@ import { wordWeight } from '../engines/extractive/word-weights.js';
 import { patientDenial } from '../engines/extractive/questions.js';
 import { turnsSource, type DraftOf } from './draft.js';
 import { HYPOTHETICAL } from './problems.js';
-import { salvage } from './register.js';
+import { completed, salvage } from './register.js';
 import type { Utterance } from './utterances.js';
 
 export type NarrativeDraft = DraftOf<'narrative'>;
@@ -48,7 +48,8 @@ function chartSentence(utterance: Utterance, gender: Gender): string | null {
   const rewritten = toThirdPerson(tokens, utterance.speaker, gender);
   const styled = noteStyle(rewritten, utterance.kind, utterance.speaker === 'clinician');
   if (styled === null || styled.heading) return null;
-  const text = salvage(toNoteSentence(styled.tokens));
+  const salvaged = salvage(toNoteSentence(styled.tokens));
+  const text = salvaged === null ? null : completed(salvaged);
   if (text === null) return null;
   const words = text.split(/\s+/).filter((word) => /[a-z0-9]/i.test(word));
   if (words.length < MIN_WORDS || LOOSE_START.test(text)) return null;

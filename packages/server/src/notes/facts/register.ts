@@ -57,3 +57,28 @@ export function salvage(sentence: string, fits: (text: string) => boolean = inCl
   if (text.split(/\s+/).length < MIN_CLAUSE_WORDS) return null;
   return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 }
+
+/**
+ * Speech cut off before its point ("Again, he is doing really.", "We will go ahead."): a sentence
+ * that ends on a word that needs what follows it says nothing a note can use.
+ */
+const CUT_SHORT =
+  /\b(?:really|very|pretty|so|just|go ahead|the|a|an|and|or|but|to|of|for|with|is|are|was|were|be|he|she|they|his|her|their|that|going|about|like|because|if|(?<!(?:since|by|until|till|and|back) )then|(?<!(?:any|anything|ever|problems|issues|one|it|them|those|her|him) )since|when|not|would|could|should|will|can|may|might)\.?$/i;
+/** The last clause of a sentence, from the comma or joining word that opens it. */
+const LAST_CLAUSE =
+  /(?:,\s*|\s+(?:and|but|so|because|if|and then)\s+)(?!.*(?:,\s|\s(?:and|but|so|because|if)\s))[^,]*$/i;
+/** A clause that depends on another and cannot stand alone ("When I get the results."). */
+const DEPENDENT = /^(?:when|if|because|since|although|once|after|before|until)\b/i;
+
+/**
+ * The sentence as a complete one: itself, or without its last clause when only that was cut off
+ * ("…in 2 weeks, and I am going." → "…in 2 weeks."); null when what is left is no sentence.
+ */
+export function completed(sentence: string): string | null {
+  if (!CUT_SHORT.test(sentence)) return sentence;
+  const cut = LAST_CLAUSE.exec(sentence.replace(/\.$/, ''));
+  if (cut === null) return null;
+  const kept = sentence.slice(0, cut.index).trim();
+  const complete = kept.split(/\s+/).length >= MIN_CLAUSE_WORDS && !CUT_SHORT.test(kept) && !DEPENDENT.test(kept);
+  return complete ? `${kept}.` : null;
+}
