@@ -63,7 +63,7 @@ export function salvage(sentence: string, fits: (text: string) => boolean = inCl
  * that ends on a word that needs what follows it says nothing a note can use.
  */
 const CUT_SHORT =
-  /\b(?:really|very|pretty|so|just|go ahead|the|a|an|and|or|but|to|of|for|with|is|are|was|were|be|he|she|they|his|her|their|that|going|about|like|because|if|(?<!(?:since|by|until|till|and|back) )then|(?<!(?:any|anything|ever|problems|issues|one|it|them|those|her|him) )since|when|not|would|could|should|will|can|may|might)\.?$/i;
+  /\b(?:really|very|pretty|so|just|go ahead|the|a|an|and|or|but|to|of|for|with|is|are|was|were|be|he|she|they|his|her|their|that|going|about|like|because|if|(?<!(?:since|by|until|till|and|back) )then|(?<!(?:any|anything|ever|problems|issues|one|it|them|those|her|him) )since|when|not|would|could|should|will|can|may|might|(?<=\b(?:he|she|they|i) )feels?)\.?$/i;
 /** The last clause of a sentence, from the comma or joining word that opens it. */
 const LAST_CLAUSE =
   /(?:,\s*|\s+(?:and|but|so|because|if|and then)\s+)(?!.*(?:,\s|\s(?:and|but|so|because|if)\s))[^,]*$/i;

@@ -10,6 +10,7 @@ import type { RosSystem } from '../facts/lexicon/ros-systems.js';
 import { isDiagnosis, systemOf } from '../facts/systems.js';
 import type { FactSheet } from '../facts/sheet.js';
 import { toThirdPerson, type Gender } from '../engines/extractive/rewrite.js';
+import { stem } from '../engines/extractive/text.js';
 import { capitalize, charted, listOf, ofKind, sentence, subjectWord, type Written } from './phrasing.js';
 
 /** "Hypertension" in running text is "hypertension"; an acronym ("COPD") stays as it is. */
@@ -46,7 +47,8 @@ function told(problem: Problem, narratives: readonly FactOf<'narrative'>[]): boo
     const statement = narrative.statement.toLowerCase();
     if (statement.includes(problem.name)) return true;
     const sameTurn = narrative.source.turns.some((turn) => problem.source.turns.includes(turn));
-    return sameTurn && words.some((word) => new RegExp(`\\b${word}`).test(statement));
+    // "Lightheadedness" is told by "he feels lightheaded", "bloating" by "bloated".
+    return sameTurn && words.some((word) => new RegExp(`\\b${stem(word.replace(/ness$/, ''))}`).test(statement));
   });
 }
 

@@ -134,3 +134,23 @@ describe('the history sections, written from the facts', () => {
     expect(sectionText(generated, 'past_medical_history')).not.toMatch(/type 2 diabetes[^.]*\bdiabetes\b/i);
   });
 });
+
+describe('the story of the present illness', () => {
+  it('does not list again a symptom the story told in its own words', async () => {
+    const template = findCuratedTemplate('history_and_physical');
+    if (template === undefined) throw new Error('no history_and_physical template');
+    // Written for this test.
+    const visit = `[doctor] What brings you in?
+[patient] I have been feeling lightheaded every once in a while, and my belly gets bloated after dinner.
+[doctor] Okay.`;
+    const generated = await extractiveGenerator.generate({
+      template,
+      conversation: parseConversation(visit),
+      context: {},
+    });
+    const story = sectionText(generated, 'history_of_present_illness');
+    expect(story).toMatch(/lightheaded/i);
+    expect(story).not.toMatch(/reports[^.]*lightheadedness/i);
+    expect(story).not.toMatch(/reports[^.]*bloating/i);
+  });
+});
