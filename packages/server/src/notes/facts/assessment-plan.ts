@@ -13,6 +13,8 @@ import { detokenize } from '../engines/extractive/text.js';
 import { ORDER_CUES, TIMED_FOLLOW_UP } from '../engines/extractive/lexicons.js';
 import { turnsSource, type DraftOf } from './draft.js';
 import { chartName } from './history.js';
+import { conditionsIn } from './condition-mentions.js';
+import { symptomsIn } from './symptom-mentions.js';
 import { HYPOTHETICAL } from './problems.js';
 import { resultOf, testsNamed } from './results.js';
 import { completed, inPlanRegister, salvage } from './register.js';
@@ -95,12 +97,22 @@ function counselling(text: string): string {
  * The clinician's hedge as the chart writes it: "I think he is retaining fluid" is the
  * clinician's impression, charted "Suspect he is retaining fluid", not stated as settled.
  */
+/** What a suspicion is about when it names no condition or symptom from the lexicons. */
+const CLINICAL =
+  /\b(?:fluid|infection|inflammation|inflamed|fracture|sprain|strain|tear|\w+itis|\w+osis|viral|virus|bacterial|congestion|disease|syndrome|deficiency|lesion|mass|nodule|cancer|tumou?r|stones?|clot|blockage|injur\w+|damage|reaction|side effect|controlled|uncontrolled|control|stable|worse|worsening|improv\w+|retaining|contusion|bruis\w+|abrasion|laceration|hematoma|concussion|swelling|edema)\b/i;
+
 function impression(tokens: readonly string[]): readonly string[] {
   const text = tokens.join(' ');
   const hedged = /^(?:(?:so|that means|and|well|okay|now)(?: ,)? )*i (?:think|believe|suspect|feel)(?: that)? /i.exec(
     text,
   );
-  if (hedged !== null) return ['Suspect', ...text.slice(hedged[0].length).split(' ')];
+  if (hedged !== null) {
+    const suspected = text.slice(hedged[0].length);
+    // "I think you're doing a good job" is encouragement, not a suspicion to chart.
+    if (!CLINICAL.test(suspected) && conditionsIn(suspected).length === 0 && symptomsIn(suspected).length === 0)
+      return [];
+    return ['Suspect', ...suspected.split(' ')];
+  }
   // "This is consistent with a sprain", "it looks like you are managing it well": the subject goes.
   const framed = /^(?:(?:so|and|okay|now)(?: ,)? )*(?:this|it|that) (?:is|looks|seems|sounds)(?: like)? /i.exec(text);
   if (framed !== null) return text.slice(framed[0].length).split(' ');
@@ -129,6 +141,9 @@ function styled(tokens: readonly string[], kind: Utterance['kind'], gender: Gend
   const whole = text === null ? null : completed(text);
   return whole === null || whole.split(' ').length < 2 ? null : whole;
 }
+
+/** The clinician about to ask something ("I was just going to ask if …"): a question, not a plan. */
+const ASKING = /\b(?:going to|want to|wanted to|let me|need to|meant to) ask\b/;
 
 /** Specimens sent off: a test ordered without an order verb. */
 const SPECIMEN =
@@ -225,7 +240,7 @@ export function assessmentPlanFacts(utterances: readonly Utterance[], gender: Ge
       if (utterance.text.slice(heading[0].length).trim().split(' ').length < 3) continue;
     }
     // A result read out in the plan part ("your x-ray shows fluid") is a result, filed as one.
-    if (!isUsable(utterance.statement) || resultOf(utterance.text) !== null) continue;
+    if (!isUsable(utterance.statement) || resultOf(utterance.text) !== null || ASKING.test(utterance.text)) continue;
     // What follows the heading is what was said of the problem.
     const said = heading === null ? utterance.tokens : afterHeading(utterance.tokens, heading[0]);
     const parts = followUpApart(said);

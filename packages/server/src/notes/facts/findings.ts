@@ -58,7 +58,7 @@ const NOT_A_FINDING =
   /^(?:is|are|does|do|did|can|could|would|will|what|where|how|why|which|try|get|let|go ahead|if|far|that is (?:it|good|great|fine|okay)\b|she is welcome|he is welcome|you are welcome)\b|\b(?:could be|possible|possibly|likely|potential causes?|might be|may be|i think)\b|^(?:just |i am |we are )?(?:going to|we will|i will)\b/i;
 /** Words a finding is told in, for one that names no system ("well-nourished, slightly fussy"). */
 const FINDING_WORDS =
-  /\b(?:exam\w*|appear\w*|well[- ]\w+|distress|alert|oriented|comfortable|fussy|pleasant|nourished|developed|normal|abnormal|unremarkable|tender\w*|swell\w*|swollen|pain\w*|bruis\w*|lacerations?|abrasions?|deformit\w+|fractures?|bony|flexion|extension|deviation|strength|sensation|intact|present|absent|positive|negative|doppler|genitalia|mass|masses|nodules?|scars?|ligament|hernia|distention|distension|maneuver|fluid|looks? well|purs\w+|degrees?|\d)\b/i;
+  /\b(?:exam\w*|appear\w*|well[- ]\w+|distress|alert|oriented|comfortable|fussy|pleasant|nourished|developed|normal|abnormal|unremarkable|tender\w*|swell\w*|swollen|pain\w*|bruis\w*|lacerations?|abrasions?|deformit\w+|fractures?|bony|flexion|extension|deviation|strength|sensation|intact|present|absent|positive|negative|doppler|genitalia|mass|masses|nodules?|scars?|ligament|hernia|distention|distension|maneuver|fluid|looks? well|purs\w+|degrees?)\b|\d+\s*(?:\/\s*\d+|cm|mm|centimeters?|millimeters?|degrees?|seconds?|%)/i;
 
 function examFinding(clause: string, utterance: Utterance): ExamDraft | null {
   const text = clause

@@ -21,4 +21,12 @@ describe('a complete sentence', () => {
     expect(completed('See the patient back in 2 weeks, and I am going.')).toBe('See the patient back in 2 weeks.');
     expect(completed('When I get the results from the test, I will contact he.')).toBeNull();
   });
+
+  it('is nothing for the rest of a sentence said before it, but what that goes on to decide', () => {
+    expect(completed('That there is nothing else going on with the shoulder.')).toBeNull();
+    expect(completed('That is a good sign.')).toBe('That is a good sign.');
+    expect(completed('That we catch it in time, and I am also going to order a urinalysis.')).toBe(
+      'I am also going to order a urinalysis.',
+    );
+  });
 });

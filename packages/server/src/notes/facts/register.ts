@@ -63,10 +63,16 @@ export function salvage(sentence: string, fits: (text: string) => boolean = inCl
  * that ends on a word that needs what follows it says nothing a note can use.
  */
 const CUT_SHORT =
-  /\b(?:really|very|pretty|so|just|go ahead|the|a|an|and|or|but|to|of|for|with|is|are|was|were|be|he|she|they|his|her|their|that|going|about|like|because|if|(?<!(?:since|by|until|till|and|back) )then|(?<!(?:any|anything|ever|problems|issues|one|it|them|those|her|him) )since|when|not|would|could|should|will|can|may|might|(?<=\b(?:he|she|they|i) )feels?)\.?$/i;
+  /\b(?:really|very|pretty|so|just|go ahead|the|a|an|and|or|but|to|of|for|with|is|are|was|were|be|he|she|they|his|her|their|that|going|about|like|because|if|(?<!(?:since|by|until|till|and|back) )then|(?<!(?:any|anything|ever|problems|issues|one|it|them|those|her|him) )since|when|not|would|could|should|will|can|may|might|we|i|you|how (?:the patient|he|she|they)|(?<=\b(?:he|she|they|i) )feels?)\.?$/i;
 /** The last clause of a sentence, from the comma or joining word that opens it. */
 const LAST_CLAUSE =
   /(?:,\s*|\s+(?:and|but|so|because|if|and then)\s+)(?!.*(?:,\s|\s(?:and|but|so|because|if)\s))[^,]*$/i;
+/** The rest of a sentence said before it ("That there is nothing else going on."), not "That is …". */
+const CONTINUATION =
+  /^that (?!(?:is|was|has|had|will|would|should|can|could|looks?|looked|sounds?|seems?|seemed|means?|meant|helps?|helped|did|does)\b)/i;
+/** A decision said in the first person, which can open a sentence of its own. */
+const DECISION =
+  /\b(?:i|we) (?:am |are |will |would like to |want to )?(?:also )?(?:going to )?(?:order|prescribe|refer|start|schedule|send|get|check|give)\b/i;
 /** A clause that depends on another and cannot stand alone ("When I get the results."). */
 const DEPENDENT = /^(?:when|if|because|since|although|once|after|before|until)\b/i;
 
@@ -75,6 +81,13 @@ const DEPENDENT = /^(?:when|if|because|since|although|once|after|before|until)\b
  * ("…in 2 weeks, and I am going." → "…in 2 weeks."); null when what is left is no sentence.
  */
 export function completed(sentence: string): string | null {
+  if (CONTINUATION.test(sentence)) {
+    // What such a run-on goes on to decide stands alone ("… I am also going to order a urinalysis.").
+    const decided = DECISION.exec(sentence);
+    if (decided === null) return null;
+    const rest = sentence.slice(decided.index);
+    return completed(`${rest.charAt(0).toUpperCase()}${rest.slice(1)}`);
+  }
   if (!CUT_SHORT.test(sentence)) return sentence;
   const cut = LAST_CLAUSE.exec(sentence.replace(/\.$/, ''));
   if (cut === null) return null;
