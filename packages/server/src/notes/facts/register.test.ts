@@ -17,6 +17,12 @@ describe('a complete sentence', () => {
     expect(completed('We will go ahead.')).toBeNull();
   });
 
+  it('ends before a last word that only leads on', () => {
+    expect(completed('My concern is that they might have lyme disease based.')).toBe(
+      'My concern is that they might have lyme disease.',
+    );
+  });
+
   it('keeps what was said before a cut-off last clause, when that stands alone', () => {
     expect(completed('See the patient back in 2 weeks, and I am going.')).toBe('See the patient back in 2 weeks.');
     expect(completed('When I get the results from the test, I will contact he.')).toBeNull();

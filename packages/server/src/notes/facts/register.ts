@@ -80,7 +80,11 @@ const DEPENDENT = /^(?:when|if|because|since|although|once|after|before|until)\b
  * The sentence as a complete one: itself, or without its last clause when only that was cut off
  * ("…in 2 weeks, and I am going." → "…in 2 weeks."); null when what is left is no sentence.
  */
-export function completed(sentence: string): string | null {
+/** A last word that only leads on ("… might have lyme disease based."): the sentence stands without it. */
+const LEADS_ON = /\s+(?:based|due|including|such as)\.?$/i;
+
+export function completed(said: string): string | null {
+  const sentence = said.replace(LEADS_ON, '.');
   if (CONTINUATION.test(sentence)) {
     // What such a run-on goes on to decide stands alone ("… I am also going to order a urinalysis.").
     const decided = DECISION.exec(sentence);
