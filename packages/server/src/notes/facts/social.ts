@@ -146,6 +146,14 @@ function answered(exchange: Exchange): SocialDraft[] {
     return [social(withDetails(habit.item, [count]), 'present', statement.speaker, [question.turn, statement.turn])];
   });
   if (exchange.answer.some((statement) => habit.said.test(statement.text) && !statement.question)) return counted;
+  const answer = exchange.answer.map((statement) => statement.text).join(' . ');
+  // "Do you smoke?" "I quit ten years ago.": a former habit, with when it ended.
+  if (ENDED.test(answer)) {
+    return [
+      social(habitItem(habit, answer), 'present', exchange.answerSpeaker, [question.turn, exchange.answerTurn]),
+      ...counted,
+    ];
+  }
   const { polarity, timing } = answerOf(exchange.spoken, exchange.form);
   if (polarity === null) return counted;
   const item = withDetails(habit.item, [timing]);
