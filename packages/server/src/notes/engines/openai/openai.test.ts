@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 
 import type { FastifyBaseLogger } from 'fastify';
 import { pino } from 'pino';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import type { Template } from '@chartwright/protocol';
 import {
@@ -273,17 +273,17 @@ describe('createOpenAiGenerator against an OpenAI-compatible server', () => {
   it('counts the corrective retry in the same time budget', async () => {
     fake.script(completion('not json'), hang);
     const started = performance.now();
-    expect((await failureOf(engine({ timeoutMs: 300 }).generate(input))).code).toBe('provider_timeout');
-    expect(performance.now() - started).toBeLessThan(1500);
+    // A budget a loaded CI machine still answers the first request within, so the retry happens.
+    expect((await failureOf(engine({ timeoutMs: 1000 }).generate(input))).code).toBe('provider_timeout');
+    expect(performance.now() - started).toBeLessThan(3000);
     expect(fake.requests).toHaveLength(2);
   });
 
   it('stops when the caller aborts, without falling back', async () => {
     fake.script(hang);
     const controller = new AbortController();
-    setTimeout(() => {
-      controller.abort();
-    }, 50);
+    // Aborts once the request is at the server, however long a loaded machine takes to send it.
+    void vi.waitFor(() => expect(fake.requests).toHaveLength(1), { timeout: 4000 }).then(() => controller.abort());
     const produce = withFallback(engine({ timeoutMs: 5000 }), offline);
     await expect(produce(input, { signal: controller.signal })).rejects.toMatchObject({
       name: 'AbortError',
