@@ -26,11 +26,14 @@ describe('parseWav', () => {
   it('reads mono 16-bit PCM', () => {
     const audio = parseWav(wav(1, 8000, [1, -2, 300]));
     expect(audio.sampleRate).toBe(8000);
+    expect(audio.channels).toBe(1);
     expect(Array.from(audio.samples)).toEqual([1, -2, 300]);
   });
 
-  it('averages stereo to mono', () => {
-    expect(Array.from(parseWav(wav(2, 16000, [100, 200, -10, -20])).samples)).toEqual([150, -15]);
+  it('averages stereo to mono and says the file had two channels', () => {
+    const audio = parseWav(wav(2, 16000, [100, 200, -10, -20]));
+    expect(Array.from(audio.samples)).toEqual([150, -15]);
+    expect(audio.channels).toBe(2);
   });
 
   it('refuses what it cannot read', () => {

@@ -5,6 +5,8 @@
  */
 export interface WavAudio {
   sampleRate: number;
+  /** Channels in the file, for a caller that must refuse what averaging would hide. */
+  channels: number;
   /** Mono: multi-channel files are averaged. */
   samples: Int16Array;
 }
@@ -37,7 +39,7 @@ export function parseWav(file: Uint8Array): WavAudio {
         for (let c = 0; c < format.channels; c++) sum += view.getInt16(body + 2 * (i * format.channels + c), true);
         samples[i] = Math.round(sum / format.channels);
       }
-      return { sampleRate: format.sampleRate, samples };
+      return { sampleRate: format.sampleRate, channels: format.channels, samples };
     }
     offset = body + size + (size % 2); // chunks are word-aligned
   }

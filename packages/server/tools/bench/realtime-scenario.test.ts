@@ -1,25 +1,79 @@
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
-import { loopFrames, recognizerLoad, startFrame } from './realtime-scenario.js';
+import { encodeWav } from '@chartwright/server/internal/asr/wav.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { RealSpeechError } from '../speech/real-speech.js';
+import { loopFrames, recognizerLoad, startFrame, streamedSpeech } from './realtime-scenario.js';
 
 describe('the realtime bench loop', () => {
-  it('cuts the recording into whole 100 ms frames, the last padded with silence, then a second of silence', () => {
-    // 2.1 frames of "speech": 7,000 bytes of a recognisable byte pattern.
-    const speech = Buffer.from(Array.from({ length: 7000 }, (_, index) => (index % 251) + 1));
-    const frames = loopFrames(speech);
+  it('cuts each recording into whole 100 ms frames, the last padded with silence, then a second of silence', () => {
+    // 2.1 frames and 1 frame of "speech": recognisable byte patterns.
+    const first = Buffer.from(Array.from({ length: 7000 }, (_, index) => (index % 251) + 1));
+    const second = Buffer.alloc(3200, 7);
+    const frames = loopFrames([first, second]);
 
-    expect(frames).toHaveLength(3 + 10);
+    expect(frames).toHaveLength(3 + 10 + 1 + 10);
     for (const frame of frames) expect(frame.length).toBe(3200);
-    expect(Buffer.concat(frames.slice(0, 3)).subarray(0, 7000).equals(speech)).toBe(true);
+    expect(Buffer.concat(frames.slice(0, 3)).subarray(0, 7000).equals(first)).toBe(true);
     // A frame shorter than 100 ms would put every later frame's audio time off its index.
     expect(frames[2]?.subarray(7000 - 6400).every((byte) => byte === 0)).toBe(true);
-    for (const frame of frames.slice(3)) expect(frame.every((byte) => byte === 0)).toBe(true);
+    for (const frame of frames.slice(3, 13)) expect(frame.every((byte) => byte === 0)).toBe(true);
+    expect(frames[13]?.equals(second)).toBe(true);
+    for (const frame of frames.slice(14)) expect(frame.every((byte) => byte === 0)).toBe(true);
   });
 
   it('spreads staggered streams evenly over the loop and starts lockstep streams together', () => {
     expect([0, 1, 2, 3].map((index) => startFrame('staggered', index, 4, 38))).toEqual([0, 9, 19, 28]);
     expect([0, 1, 2, 3].map((index) => startFrame('lockstep', index, 4, 38))).toEqual([0, 0, 0, 0]);
     expect(startFrame('staggered', 0, 1, 38)).toBe(0);
+  });
+});
+
+describe('the speech the bench streams', () => {
+  let root: string;
+  const write = (file: string, samples: number[], rate = 16_000) =>
+    writeFileSync(file, encodeWav(Int16Array.from(samples), rate));
+
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'cw-bench-speech-'));
+    const testdata = join(root, 'testdata');
+    mkdirSync(join(testdata, 'librivox'), { recursive: true });
+    mkdirSync(join(testdata, 'cards'), { recursive: true });
+    writeFileSync(join(testdata, 'librivox', 'transcription'), '<s> an owl </s> (owl)\n');
+    write(join(testdata, 'librivox', 'owl.wav'), [1, 2, 3, 4]);
+    writeFileSync(join(testdata, 'cards', 'cards.transcription'), '<s> seven of hearts </s> (001)\n');
+    mkdirSync(join(root, 'rs', 'wav'), { recursive: true });
+    writeFileSync(join(root, 'rs', 'refs.tsv'), 'count\tdigits\tfour two\ntalk\tgeneral\tthe kettle sang\n');
+    write(join(root, 'rs', 'wav', 'talk.wav'), [5, 5], 8_000);
+  });
+
+  afterAll(() => {
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it("is the read sentences: Debian's LibriVox and the set's general recordings at 16 kHz, never commands or digits", async () => {
+    const speech = await streamedSpeech(join(root, 'rs'), join(root, 'testdata'));
+    expect(
+      speech.recordings.map((recording) =>
+        Array.from(new Int16Array(recording.buffer, recording.byteOffset, recording.length / 2)),
+      ),
+    ).toEqual([
+      [1, 2, 3, 4],
+      [5, 5, 5, 5],
+    ]);
+    expect(speech.description).toBe(
+      'streamed real read speech: librivox 1, real-speech 1 recordings, 0.0 s, each followed by 1 s of silence, looped',
+    );
+  });
+
+  it("is LibriVox alone without the set, and says so; without Debian's recordings it is an error", async () => {
+    const speech = await streamedSpeech(join(root, 'nowhere'), join(root, 'testdata'));
+    expect(speech.recordings).toHaveLength(1);
+    expect(speech.description).toContain(`librivox 1 recordings (no real-speech set at ${join(root, 'nowhere')})`);
+    await expect(streamedSpeech(join(root, 'rs'), join(root, 'nowhere'))).rejects.toThrow(RealSpeechError);
   });
 });
 

@@ -1,28 +1,30 @@
 /**
- * Realtime transcription under load: N sessions at once, each streaming real recorded speech
- * (Debian's goforward.raw, "go forward ten meters", followed by a second of silence) in 100 ms
- * frames at real-time pace, over the WebSocket of the service under test. Reports finals per second
+ * Realtime transcription under load: N sessions at once, each streaming real recorded read speech
+ * (the read sentences of the real-speech pool: pocketsphinx-testdata's LibriVox recordings, and the
+ * real-speech set's general recordings when it is present; each followed by a second of silence)
+ * in 100 ms frames at real-time pace, over the WebSocket of the service under test. A short command
+ * looped, as before, flattered the latency: long sentences leave the decoder more to finish. Reports finals per second
  * as audio seconds transcribed per second (the real-time streams sustained) and the latency from the
  * end of each final's audio leaving the client to the final arriving. Against the one-stream run,
  * the ratio shows how far throughput scales: N streams fully sustained read N×100%. The streams
  * start at different points of the loop (see StreamPhase), as independent encounters would.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { createHistogram, performance } from 'node:perf_hooks';
 
-import { REALTIME_WS_PATH } from '@chartwright/protocol';
+import { RECOGNIZER_SAMPLE_RATE, REALTIME_WS_PATH } from '@chartwright/protocol';
 import WebSocket from 'ws';
 
+import { REAL_SPEECH_DIR } from '../shared/datasets.js';
 import { processCpuSeconds } from '../shared/process-cpu.js';
+import { loadRealSpeech, POCKETSPHINX_TESTDATA, readRecording, RealSpeechError } from '../speech/real-speech.js';
 import type { Measurement, Scenario } from './runner.js';
 
-export const GOFORWARD_RAW = '/usr/share/pocketsphinx/test/data/goforward.raw';
 const FRAME_BYTES = 3200; // 100 ms of 16 kHz 16-bit mono
 const SILENCE_FRAMES = 10;
 /**
- * Each level runs at least this long, whatever BENCH_DURATION_SECONDS says: a stream ends about one
- * utterance every 3.8 s, so 10 s of 16 streams gives some 40 finals and its p95 is the second
- * highest of them; 30 s gives each stream eight.
+ * Each level runs at least this long, whatever BENCH_DURATION_SECONDS says: the read sentences pause
+ * between phrases, so a stream ends an utterance every few seconds, and 10 s of 16 streams would
+ * leave p95 to the two highest of a few dozen finals.
  */
 const MIN_SECONDS = 30;
 
@@ -101,19 +103,52 @@ async function runStream(
 }
 
 /**
- * The recording in 100 ms frames, then the silence that ends its utterance: one turn of the loop.
- * Every frame holds exactly 100 ms (the recording's last one is padded with silence), so the frame
+ * Each recording in 100 ms frames, then the silence that ends its utterance: one turn of the loop.
+ * Every frame holds exactly 100 ms (a recording's last one is padded with silence), so the frame
  * holding a final's end is found from its stream time alone, however many turns the stream has made.
  */
-export function loopFrames(speech: Buffer): Buffer[] {
+export function loopFrames(recordings: readonly Buffer[]): Buffer[] {
   const frames: Buffer[] = [];
-  for (let offset = 0; offset < speech.length; offset += FRAME_BYTES) {
-    const frame = Buffer.alloc(FRAME_BYTES);
-    speech.copy(frame, 0, offset, Math.min(speech.length, offset + FRAME_BYTES));
-    frames.push(frame);
+  for (const speech of recordings) {
+    for (let offset = 0; offset < speech.length; offset += FRAME_BYTES) {
+      const frame = Buffer.alloc(FRAME_BYTES);
+      speech.copy(frame, 0, offset, Math.min(speech.length, offset + FRAME_BYTES));
+      frames.push(frame);
+    }
+    for (let index = 0; index < SILENCE_FRAMES; index += 1) frames.push(Buffer.alloc(FRAME_BYTES));
   }
-  for (let index = 0; index < SILENCE_FRAMES; index += 1) frames.push(Buffer.alloc(FRAME_BYTES));
   return frames;
+}
+
+export interface StreamedSpeech {
+  /** 16 kHz 16-bit mono little-endian PCM, one buffer per recording. */
+  recordings: Buffer[];
+  /** Which audio, for the report. */
+  description: string;
+}
+
+/** The real read sentences the streams speak, in the pool's order. */
+export async function streamedSpeech(
+  realSpeechDirectory = REAL_SPEECH_DIR,
+  testdataDirectory = POCKETSPHINX_TESTDATA,
+): Promise<StreamedSpeech> {
+  const pool = await loadRealSpeech(realSpeechDirectory, testdataDirectory);
+  const chosen = pool.recordings.filter((recording) => recording.subset === 'read sentences');
+  const recordings: Buffer[] = [];
+  for (const recording of chosen) {
+    const samples = await readRecording(recording.file);
+    recordings.push(Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength));
+  }
+  const sources = new Map<string, number>();
+  for (const { source } of chosen) sources.set(source, (sources.get(source) ?? 0) + 1);
+  const seconds = recordings.reduce((total, speech) => total + speech.length, 0) / 2 / RECOGNIZER_SAMPLE_RATE;
+  const absent = sources.has('real-speech') ? '' : ` (no real-speech set at ${realSpeechDirectory})`;
+  return {
+    recordings,
+    description:
+      `streamed real read speech: ${[...sources].map(([source, count]) => `${source} ${count}`).join(', ')} ` +
+      `recordings${absent}, ${seconds.toFixed(1)} s, each followed by ${SILENCE_FRAMES / 10} s of silence, looped`,
+  };
 }
 
 /**
@@ -136,10 +171,14 @@ export function realtimeScenario(streams: number, phase: StreamPhase, baseline?:
     ...(baseline === undefined ? {} : { baseline }),
     async measure({ targets, settings, progress }): Promise<Measurement> {
       const empty = { responses: 0, seconds: 0, requestsPerSecond: 0, p50Ms: 0, p95Ms: 0, p99Ms: 0 };
-      if (!existsSync(GOFORWARD_RAW)) {
-        return { ...empty, problems: [`no ${GOFORWARD_RAW}: apt-get install -y pocketsphinx-testdata`] };
+      let speech: StreamedSpeech;
+      try {
+        speech = await streamedSpeech();
+      } catch (error) {
+        if (!(error instanceof RealSpeechError)) throw error;
+        return { ...empty, problems: [error.message] };
       }
-      const frames = loopFrames(readFileSync(GOFORWARD_RAW));
+      const frames = loopFrames(speech.recordings);
       const url = `${targets.apiOrigin.replace(/^http/, 'ws')}${REALTIME_WS_PATH}`;
       const durationSeconds = Math.max(MIN_SECONDS, settings.durationSeconds);
       progress(`realtime, ${streams} ${many}: measuring ${durationSeconds} s`);
@@ -177,9 +216,11 @@ export function realtimeScenario(streams: number, phase: StreamPhase, baseline?:
         p95Ms: finals === 0 ? 0 : latencies.percentile(95) / 1000,
         p99Ms: finals === 0 ? 0 : latencies.percentile(99) / 1000,
         problems,
-        ...(cpuAtStart === null || cpuAtEnd === null || audioMs === 0
-          ? {}
-          : { detail: recognizerLoad(cpuAtEnd - cpuAtStart, audioMs / 1000, seconds, targets.recognizerPids.length) }),
+        detail:
+          cpuAtStart === null || cpuAtEnd === null || audioMs === 0
+            ? speech.description
+            : `${speech.description}; ` +
+              recognizerLoad(cpuAtEnd - cpuAtStart, audioMs / 1000, seconds, targets.recognizerPids.length),
       };
     },
   };

@@ -18,6 +18,12 @@ export const ACI_BENCH_TRAIN = dataFile('aci-bench/train.jsonl');
 export const ACI_BENCH_VALID = dataFile('aci-bench/valid.jsonl');
 
 /**
+ * Real recorded speech with reference transcripts (its ATTRIBUTION.md): `refs.tsv` and `wav/`.
+ * A development set: tune on it, never ship or copy it.
+ */
+export const REAL_SPEECH_DIR = dataFile('real-speech');
+
+/**
  * The data sets a tool's test needs and this checkout lacks. The data sit beside the repository,
  * not in it, so a checkout elsewhere (or a machine without them) skips those tests, saying why;
  * everything else the tests check needs no data set.
