@@ -5,6 +5,7 @@
  * normalisation into the next stream. Models load on another thread, one at a time, so the streams
  * this worker carries keep being decoded while a new one opens.
  */
+import { NarrowbandRestorer } from '../narrowband.js';
 import { loadPocketSphinx, type Decoder } from './native.js';
 import { SETTINGS_ENV, type FromWorker, type ToWorker, type WorkerSettings } from './messages.js';
 import { DecoderSession, type DecoderSessionEvent } from './decoder-session.js';
@@ -20,6 +21,8 @@ function emit(id: number, events: DecoderSessionEvent[]): void {
 interface Live {
   decoder: Decoder;
   decoderSession: DecoderSession;
+  /** Telephone-band audio made fit for the wideband model before the decoder hears it. */
+  restorer: NarrowbandRestorer;
   decoded: number;
 }
 
@@ -48,6 +51,15 @@ class DecoderSupply {
     decoder.catch(() => undefined);
     return decoder;
   }
+}
+
+function liveStream(decoder: Decoder, settings: WorkerSettings): Live {
+  return {
+    decoder,
+    decoderSession: new DecoderSession(decoder, settings),
+    restorer: new NarrowbandRestorer(),
+    decoded: 0,
+  };
 }
 
 function fail(id: number, error: unknown): void {
@@ -87,7 +99,7 @@ async function main(): Promise<void> {
   const open = async (id: number): Promise<void> => {
     try {
       const decoder = await supply.take();
-      streams.set(id, { decoder, decoderSession: new DecoderSession(decoder, settings), decoded: 0 });
+      streams.set(id, liveStream(decoder, settings));
       send({ type: 'opened', id });
     } catch (error) {
       fail(id, error);
@@ -103,7 +115,7 @@ async function main(): Promise<void> {
           return;
         case 'audio':
           if (live === undefined) return;
-          emit(message.id, live.decoderSession.write(message.pcm));
+          emit(message.id, live.decoderSession.write(live.restorer.process(message.pcm)));
           live.decoded += message.pcm.length;
           send({ type: 'decoded', id: message.id, samples: live.decoded });
           return;
