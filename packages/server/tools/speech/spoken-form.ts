@@ -5,6 +5,7 @@
  * twenty one"). Used to build the clinical language model and to turn reference dialogue into the
  * words a perfect recognizer would output when measuring word error rate.
  */
+import { isFilledPause } from '@chartwright/server/internal/asr/filled-pauses.js';
 import {
   cardinal,
   decimal,
@@ -78,10 +79,11 @@ const CANONICAL: Record<string, string[]> = {
 };
 
 /**
- * Filled pauses. Left in the spoken dialogue (and the language model, which learns where they
- * fall) but not scored: NIST's scoring treats them as optional too, and they carry no content.
+ * Filled pauses, and "mhm". Left in the spoken dialogue (and the language model, which learns where
+ * they fall) but not scored: NIST's scoring treats them as optional too. The recognizer drops filled
+ * pauses from its finals; "mhm" it keeps (an answer), but flite cannot say it recognisably.
  */
-const FILLERS = new Set(['um', 'uh', 'er', 'erm', 'ah', 'eh', 'hm', 'hmm', 'mm', 'mhm']);
+const isUnscored = (word: string): boolean => isFilledPause(word) || word === 'mhm';
 
 const NUMBER = String.raw`\d{1,3}(?:,\d{3})+|\d+`;
 
@@ -198,7 +200,7 @@ export function spokenWords(text: string): string[] {
 
 /** Words as word error rate counts them: spoken form without filled pauses. */
 export function scoredWords(text: string): string[] {
-  return spokenWords(text).filter((word) => !FILLERS.has(word));
+  return spokenWords(text).filter((word) => !isUnscored(word));
 }
 
 /** Text split into sentences, each as the recognizer's words; empty sentences dropped. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { Segment } from './native.js';
-import { cutFrame } from './decoder-session.js';
+import { cutFrame, DecoderSession, type DecoderCalls } from './decoder-session.js';
 
 /** Segments from "word:start-end" specs, as the decoder's segment iterator reports them. */
 function segments(spec: string): Segment[] {
@@ -34,5 +34,45 @@ describe('cutFrame: where a long utterance is cut', () => {
   it('finds nothing when no word ends in the window or there are no words', () => {
     expect(cutFrame(speech, 245, 290)).toBeNull();
     expect(cutFrame(segments('<s>:0-40 <sil>:41-90 </s>:91-95'), 0, 95)).toBeNull();
+  });
+});
+
+describe('DecoderSession finals', () => {
+  /** The library's side (a third party's): an utterance that decodes to `spec`. */
+  function decoderSaying(spec: string): DecoderCalls {
+    return {
+      startUtterance: () => undefined,
+      endUtterance: () => undefined,
+      process: () => undefined,
+      inSpeech: () => false,
+      hypothesis: () => '',
+      segments: () => segments(spec),
+      probability: () => 0.9,
+    };
+  }
+
+  it('carries no filled pause, noise or silence: um, uh and hmm are not words; mhm (yes) is', () => {
+    const session = new DecoderSession(
+      decoderSaying(
+        '<s>:0-9 um:10-30 the(2):31-40 patient:41-80 [NOISE]:81-90 hmm:91-120 uh:121-130 reports:131-170 <sil>:171-180 mhm:181-200 </s>:201-210',
+      ),
+      { partialIntervalSamples: 4_000, maxUtteranceSamples: 288_000 },
+    );
+    const [final] = session.end();
+    expect(final).toMatchObject({ type: 'final', text: 'the patient reports mhm', startMs: 310, endMs: 2010 });
+    expect(final?.type === 'final' ? final.words.map((word) => word.word) : []).toEqual([
+      'the',
+      'patient',
+      'reports',
+      'mhm',
+    ]);
+  });
+
+  it('makes no final of an utterance that was only a filled pause', () => {
+    const session = new DecoderSession(decoderSaying('<s>:0-9 um:10-40 </s>:41-50'), {
+      partialIntervalSamples: 4_000,
+      maxUtteranceSamples: 288_000,
+    });
+    expect(session.end()).toEqual([]);
   });
 });

@@ -12,6 +12,7 @@
  */
 import { RECOGNIZER_SAMPLE_RATE } from '@chartwright/protocol';
 
+import { isFilledPause } from '../filled-pauses.js';
 import type { FinalEvent, RecognizedWord } from '../recognizer.js';
 import type { Decoder, Segment } from './native.js';
 
@@ -195,10 +196,10 @@ export class DecoderSession {
     const streamMs = (frame: number): number => Math.round((frame - offset) * MS_PER_FRAME);
     const words: RecognizedWord[] = [];
     for (const segment of segments) {
-      // Fillers (<s>, </s>, <sil>, [NOISE]) carry no words; "(2)" marks an alternate pronunciation.
+      // Fillers (<s>, </s>, <sil>, [NOISE]) and filled pauses (um) carry no words.
       if (!isWord(segment)) continue;
       words.push({
-        word: segment.word.replace(/\(\d+\)$/, ''),
+        word: spelling(segment),
         startMs: streamMs(segment.startFrame),
         endMs: streamMs(segment.endFrame + 1),
         // The posterior from the best-path pass (config.ts), which always runs.
@@ -220,8 +221,13 @@ export class DecoderSession {
   }
 }
 
+/** The word without the "(2)" that marks an alternate pronunciation. */
+function spelling(segment: Segment): string {
+  return segment.word.replace(/\(\d+\)$/, '');
+}
+
 function isWord(segment: Segment): boolean {
-  return !segment.word.startsWith('<') && !segment.word.startsWith('[');
+  return !segment.word.startsWith('<') && !segment.word.startsWith('[') && !isFilledPause(spelling(segment));
 }
 
 /**
