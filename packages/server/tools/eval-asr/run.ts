@@ -66,7 +66,7 @@ clinical vocabulary is built from the train split.
   --voices <a>,<b>      flite voices for the clinician and for everyone else (default: ${DEFAULT_VOICES.clinician},${DEFAULT_VOICES.patient})
   --clinical <dir>      clinical vocabulary to measure (default: the shipped one, ${CLINICAL_DIRECTORY})
   --second-pass         decode both with the flat-lexicon second pass on (ASR_SECOND_PASS=true)
-  --decoder-args <a>    PocketSphinx arguments appended to both vocabularies', e.g. "-lw 7 -cmninit 40,3,-1"
+  --decoder-args <a>    PocketSphinx arguments appended to both vocabularies', e.g. "-lw 7 -wbeam 1e-50"
   --json                print the report, with per-dialogue and per-recording results, as JSON`;
 
 export interface EvalArguments {
@@ -154,7 +154,7 @@ function parseDecoderArgs(text: string): string[] {
   if (args.length === 0) throw new UsageError('--decoder-args is empty');
   const flags = flagsOf(args);
   if (args.length % 2 !== 0 || flags.some((flag) => !/^-[a-z]/.test(flag))) {
-    throw new UsageError('--decoder-args takes PocketSphinx "-name value" pairs, e.g. "-lw 7 -cmninit 40,3,-1"');
+    throw new UsageError('--decoder-args takes PocketSphinx "-name value" pairs, e.g. "-lw 7 -wbeam 1e-50"');
   }
   const fixed = flags.filter((flag) => SERVICE_FLAGS.has(flag));
   if (fixed.length > 0) {
