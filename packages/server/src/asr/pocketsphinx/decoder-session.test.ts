@@ -60,7 +60,7 @@ describe('DecoderSession finals', () => {
     );
     const [final] = session.end();
     expect(final).toMatchObject({ type: 'final', text: 'the patient reports mhm', startMs: 310, endMs: 2010 });
-    expect(final?.type === 'final' ? final.words.map((word) => word.word) : []).toEqual([
+    expect(final?.type === 'final' ? (final.words ?? []).map((word) => word.word) : []).toEqual([
       'the',
       'patient',
       'reports',
