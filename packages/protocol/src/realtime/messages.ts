@@ -83,7 +83,13 @@ export const transcriptSegmentSchema = z.object({
   startMs: z.number().describe('From the first audio sample of the session.'),
   endMs: z.number(),
   channel: z.int().min(0).describe('0, or 0/1 for two-channel audio.'),
-  speaker: z.enum(['clinician', 'patient', 'unknown']),
+  speaker: z
+    .enum(['clinician', 'patient', 'unknown'])
+    .describe('The role: from the channel for two-channel audio, else from who asks the questions.'),
+  speakerLabel: z
+    .string()
+    .optional()
+    .describe('The voice (S1, S2, … in order of appearance); absent when the recognizer cannot tell voices apart.'),
   words: z.array(transcriptWordSchema).optional(),
 });
 export type TranscriptSegment = z.infer<typeof transcriptSegmentSchema>;

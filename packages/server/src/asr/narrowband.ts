@@ -15,7 +15,8 @@
  */
 import { RECOGNIZER_SAMPLE_RATE } from '@chartwright/protocol';
 
-const FRAME = 512;
+import { SPECTRUM_FRAME as FRAME, powerSpectrum } from './spectrum.js';
+
 /** The bins from 4.3 kHz up: above what an 8 kHz recording can hold, with room for its filter's edge. */
 const HIGH_BAND_FROM = Math.ceil((4300 * FRAME) / RECOGNIZER_SAMPLE_RATE);
 /** DC and the lowest bins carry hum and offset, not speech. */
@@ -93,41 +94,4 @@ function mirrored(pcm: Int16Array, start: number): Int16Array {
     out[i] = Math.max(-32768, Math.min(32767, value));
   }
   return out;
-}
-
-const WINDOW = Float64Array.from({ length: FRAME }, (_, i) => 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / FRAME));
-const BIT_REVERSED = Uint16Array.from({ length: FRAME }, (_, i) => {
-  let reversed = 0;
-  for (let bit = 1, mirror = FRAME >> 1; bit < FRAME; bit <<= 1, mirror >>= 1) if (i & bit) reversed |= mirror;
-  return reversed;
-});
-const COS = Float64Array.from({ length: FRAME / 2 }, (_, k) => Math.cos((-2 * Math.PI * k) / FRAME));
-const SIN = Float64Array.from({ length: FRAME / 2 }, (_, k) => Math.sin((-2 * Math.PI * k) / FRAME));
-
-/** |X[k]|² of the Hann-windowed frame for k < FRAME/2 (iterative radix-2 FFT). */
-function powerSpectrum(frame: Float64Array): Float64Array {
-  const re = new Float64Array(FRAME);
-  const im = new Float64Array(FRAME);
-  for (let i = 0; i < FRAME; i++) re[BIT_REVERSED[i] ?? 0] = (frame[i] ?? 0) * (WINDOW[i] ?? 0);
-  for (let size = 2; size <= FRAME; size <<= 1) {
-    const half = size >> 1;
-    const step = FRAME / size;
-    for (let start = 0; start < FRAME; start += size) {
-      for (let k = 0; k < half; k++) {
-        const a = start + k;
-        const b = a + half;
-        const wr = COS[k * step] ?? 0;
-        const wi = SIN[k * step] ?? 0;
-        const br = (re[b] ?? 0) * wr - (im[b] ?? 0) * wi;
-        const bi = (re[b] ?? 0) * wi + (im[b] ?? 0) * wr;
-        re[b] = (re[a] ?? 0) - br;
-        im[b] = (im[a] ?? 0) - bi;
-        re[a] = (re[a] ?? 0) + br;
-        im[a] = (im[a] ?? 0) + bi;
-      }
-    }
-  }
-  const power = new Float64Array(FRAME / 2);
-  for (let k = 0; k < FRAME / 2; k++) power[k] = (re[k] ?? 0) ** 2 + (im[k] ?? 0) ** 2;
-  return power;
 }

@@ -5,6 +5,8 @@
  */
 import type { RECOGNIZER_SAMPLE_RATE } from '@chartwright/protocol';
 
+import type { SpeakerRole } from './diarization/speaker-roles.js';
+
 /** Why an engine cannot run here, and what makes it run: the command that installs it, or the setting it lacks. */
 export type RecognizerStatus = { available: true } | { available: false; reason: string; installHint: string };
 
@@ -15,6 +17,11 @@ export interface RecognizerStreamOptions {
   vocabulary?: readonly string[];
   /** The realtime session's BCP 47 tag (`en-US`); engines that serve one language ignore it. */
   language?: string;
+  /**
+   * One microphone hears everyone: label each final with the voice that spoke it (`speakerLabel`,
+   * `speaker`). Off for a channel that carries one person (two-channel audio).
+   */
+  diarize?: boolean;
 }
 
 export interface RecognizedWord {
@@ -35,6 +42,10 @@ export interface FinalEvent {
   startMs: number;
   endMs: number;
   words?: RecognizedWord[];
+  /** The voice (`S1`, `S2`, … in order of appearance) when the stream was opened to diarize. */
+  speakerLabel?: string;
+  /** That voice's role as judged when the final came out. */
+  speaker?: SpeakerRole;
 }
 
 /** Stable codes a caller may branch on. */

@@ -26,6 +26,7 @@ export class RecognizerChannels {
     const options = {
       sampleRate: RECOGNIZER_SAMPLE_RATE,
       language: start.language,
+      diarize: start.audio.channels === 1,
       ...(start.vocabulary === undefined ? {} : { vocabulary: start.vocabulary }),
     } as const;
     const opened = await Promise.allSettled(

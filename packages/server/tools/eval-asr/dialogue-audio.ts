@@ -16,8 +16,16 @@ export interface Voices {
   patient: string;
 }
 
+/** Where one speaker's turn lies in the audio: a word timed inside it was said by that speaker. */
+export interface SpokenTurn {
+  speaker: 'clinician' | 'patient';
+  startMs: number;
+  endMs: number;
+}
+
 export interface DialogueAudio {
   samples: Int16Array;
+  turns: SpokenTurn[];
   /** The spoken words as word error rate counts them (scoredWords), in order. */
   reference: string[];
   seconds: number;
@@ -28,16 +36,23 @@ const TURN_GAP_MS = 400;
 export function dialogueAudio(dialogue: string, voices: Voices): DialogueAudio {
   const parts: Int16Array[] = [roomNoise(500)];
   const reference: string[] = [];
+  const turns: SpokenTurn[] = [];
+  let samplesSoFar = parts[0]?.length ?? 0;
+  const ms = (samples: number): number => (samples * 1000) / RECOGNIZER_SAMPLE_RATE;
   parseConversation(dialogue).turns.forEach((turn, index) => {
     const sentences = turn.sentences
       .map((sentence) => spokenWords(sentence.text).join(' '))
       .filter((text) => text !== '');
     if (sentences.length === 0) return;
-    const voice = turn.speaker === 'clinician' ? voices.clinician : voices.patient;
+    const speaker = turn.speaker === 'clinician' ? 'clinician' : 'patient';
     // Sentence ends stay in the text so flite pauses between sentences as a speaker would.
-    parts.push(speak(`${sentences.join('. ')}.`, voice), roomNoise(TURN_GAP_MS, 40, index + 2));
+    const speech = speak(`${sentences.join('. ')}.`, voices[speaker]);
+    const gap = roomNoise(TURN_GAP_MS, 40, index + 2);
+    parts.push(speech, gap);
+    turns.push({ speaker, startMs: ms(samplesSoFar), endMs: ms(samplesSoFar + speech.length) });
+    samplesSoFar += speech.length + gap.length;
     for (const text of sentences) reference.push(...scoredWords(text));
   });
   const samples = concatPcm(parts);
-  return { samples, reference, seconds: samples.length / RECOGNIZER_SAMPLE_RATE };
+  return { samples, turns, reference, seconds: samples.length / RECOGNIZER_SAMPLE_RATE };
 }

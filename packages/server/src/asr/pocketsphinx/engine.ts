@@ -63,7 +63,7 @@ export class PocketSphinxRecognizer implements Recognizer {
     if (!status.available) {
       throw new RecognizerError('recognizer_unavailable', `${status.reason}; install it with: ${status.installHint}`);
     }
-    return this.pool.open();
+    return this.pool.open({ diarize: options.diarize ?? false });
   }
 
   /** Starts the workers and waits for their models to load (optional: streams wait anyway). */

@@ -5,7 +5,8 @@
 import type { FinalEvent, RecognizerErrorCode } from '../recognizer.js';
 
 export type ToWorker =
-  | { type: 'open'; id: number }
+  /** `diarize`: label finals with their voice (one microphone, several people). */
+  | { type: 'open'; id: number; diarize: boolean }
   | { type: 'audio'; id: number; pcm: Int16Array }
   | { type: 'finalize'; id: number }
   /** End normally: flush the last utterance, then `ended`. */

@@ -53,7 +53,7 @@ export class WorkerPool {
     await Promise.all(this.workers.map((worker) => worker?.ready ?? Promise.resolve()));
   }
 
-  async open(): Promise<PocketSphinxStream> {
+  async open(options: { diarize: boolean }): Promise<PocketSphinxStream> {
     if (this.closed) throw new RecognizerError('recognizer_unavailable', 'the recognizer is closed');
     this.start();
     const worker = this.leastLoaded();
@@ -68,7 +68,7 @@ export class WorkerPool {
     );
     await new Promise<void>((resolve, reject) => {
       worker.opening.set(id, { resolve, reject });
-      send({ type: 'open', id });
+      send({ type: 'open', id, diarize: options.diarize });
     });
     worker.streams.set(id, stream);
     return stream;

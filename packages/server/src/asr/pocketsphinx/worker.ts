@@ -5,6 +5,7 @@
  * normalisation into the next stream. Models load on another thread, one at a time, so the streams
  * this worker carries keep being decoded while a new one opens.
  */
+import { Diarizer } from '../diarization/diarizer.js';
 import { NarrowbandRestorer } from '../narrowband.js';
 import { loadPocketSphinx, type Decoder } from './native.js';
 import { SETTINGS_ENV, type FromWorker, type ToWorker, type WorkerSettings } from './messages.js';
@@ -14,8 +15,8 @@ function send(message: FromWorker): void {
   process.send?.(message);
 }
 
-function emit(id: number, events: DecoderSessionEvent[]): void {
-  for (const event of events) send({ ...event, id });
+function emit(id: number, live: Live, events: DecoderSessionEvent[]): void {
+  for (const event of attributed(live, events)) send({ ...event, id });
 }
 
 interface Live {
@@ -23,6 +24,8 @@ interface Live {
   decoderSession: DecoderSession;
   /** Telephone-band audio made fit for the wideband model before the decoder hears it. */
   restorer: NarrowbandRestorer;
+  /** Hears the audio as it came (before the restorer), to tell voices apart; null when not asked to. */
+  diarizer: Diarizer | null;
   decoded: number;
 }
 
@@ -53,13 +56,21 @@ class DecoderSupply {
   }
 }
 
-function liveStream(decoder: Decoder, settings: WorkerSettings): Live {
+function liveStream(decoder: Decoder, settings: WorkerSettings, diarize: boolean): Live {
   return {
     decoder,
     decoderSession: new DecoderSession(decoder, settings),
     restorer: new NarrowbandRestorer(),
+    diarizer: diarize ? new Diarizer() : null,
     decoded: 0,
   };
+}
+
+/** The events with each final labelled by its voice, when the stream diarizes. */
+function attributed(live: Live, events: DecoderSessionEvent[]): DecoderSessionEvent[] {
+  const { diarizer } = live;
+  if (diarizer === null) return events;
+  return events.map((event) => (event.type === 'final' ? { ...event, ...diarizer.attribute(event) } : event));
 }
 
 function fail(id: number, error: unknown): void {
@@ -96,10 +107,10 @@ async function main(): Promise<void> {
     streams.delete(id);
   };
 
-  const open = async (id: number): Promise<void> => {
+  const open = async (id: number, diarize: boolean): Promise<void> => {
     try {
       const decoder = await supply.take();
-      streams.set(id, liveStream(decoder, settings));
+      streams.set(id, liveStream(decoder, settings, diarize));
       send({ type: 'opened', id });
     } catch (error) {
       fail(id, error);
@@ -111,19 +122,20 @@ async function main(): Promise<void> {
     try {
       switch (message.type) {
         case 'open':
-          void open(message.id);
+          void open(message.id, message.diarize);
           return;
         case 'audio':
           if (live === undefined) return;
-          emit(message.id, live.decoderSession.write(live.restorer.process(message.pcm)));
+          live.diarizer?.write(message.pcm);
+          emit(message.id, live, live.decoderSession.write(live.restorer.process(message.pcm)));
           live.decoded += message.pcm.length;
           send({ type: 'decoded', id: message.id, samples: live.decoded });
           return;
         case 'finalize':
-          if (live !== undefined) emit(message.id, live.decoderSession.finalize());
+          if (live !== undefined) emit(message.id, live, live.decoderSession.finalize());
           return;
         case 'end':
-          if (live !== undefined) emit(message.id, live.decoderSession.end());
+          if (live !== undefined) emit(message.id, live, live.decoderSession.end());
           release(message.id);
           send({ type: 'ended', id: message.id });
           return;

@@ -591,6 +591,7 @@ describe('the session machine: streaming', () => {
           endMs: 900,
           channel: 1,
           speaker: 'patient',
+          speakerLabel: 'S2',
           words: [{ word: 'it', startMs: 100, endMs: 300, confidence: 0.9 }],
         },
       },
@@ -598,10 +599,44 @@ describe('the session machine: streaming', () => {
         type: 'store_final',
         sessionId: 'rts_own',
         seq: 2,
-        segment: { id: 'seg_000002', text: 'go forward', startMs: 200, endMs: 1000, channel: 0, speaker: 'clinician' },
+        segment: {
+          id: 'seg_000002',
+          text: 'go forward',
+          startMs: 200,
+          endMs: 1000,
+          channel: 0,
+          speaker: 'clinician',
+          speakerLabel: 'S1',
+        },
       },
     ]);
     expect(state).toMatchObject({ streaming: { segments: 2, lastFinalEndMs: [1000, 900] } });
+  });
+
+  it('gives a one-channel final the voice and role the recognizer heard, or an unknown speaker without them', () => {
+    const { commands } = run(
+      [
+        {
+          type: 'recognizer_final',
+          channel: 0,
+          final: { text: 'any fever', startMs: 0, endMs: 800, speakerLabel: 'S2', speaker: 'clinician' },
+        },
+        final('no', 900, 1200),
+      ],
+      streaming(),
+    );
+    expect(commands.map((command) => (command.type === 'store_final' ? command.segment : null))).toEqual([
+      {
+        id: 'seg_000001',
+        text: 'any fever',
+        startMs: 0,
+        endMs: 800,
+        channel: 0,
+        speaker: 'clinician',
+        speakerLabel: 'S2',
+      },
+      { id: 'seg_000002', text: 'no', startMs: 900, endMs: 1200, channel: 0, speaker: 'unknown' },
+    ]);
   });
 
   it('warns ahead of the session limit and ends at it with session_limit and 4001', () => {

@@ -3,10 +3,20 @@ import { segmentId, type TranscriptSegment } from '@chartwright/protocol';
 import type { FinalEvent } from '../../asr/recognizer.js';
 import type { SessionCommand, Transcript } from './types.js';
 
-/** Two channels are two speakers, clinician first; one channel could be anyone. */
-function speakerOf(channels: number, channel: number): TranscriptSegment['speaker'] {
-  if (channels !== 2) return 'unknown';
-  return channel === 0 ? 'clinician' : 'patient';
+/**
+ * Two channels are two speakers, clinician first; one channel holds whoever the recognizer's
+ * diarization heard (asr/diarization), or an unknown speaker when the engine does not diarize.
+ */
+function speakerOf(
+  channels: number,
+  channel: number,
+  final: FinalEvent,
+): Pick<TranscriptSegment, 'speaker' | 'speakerLabel'> {
+  if (channels === 2) return { speaker: channel === 0 ? 'clinician' : 'patient', speakerLabel: `S${channel + 1}` };
+  return {
+    speaker: final.speaker ?? 'unknown',
+    ...(final.speakerLabel === undefined ? {} : { speakerLabel: final.speakerLabel }),
+  };
 }
 
 /**
@@ -28,7 +38,7 @@ export function addFinal(
     startMs: offset + final.startMs,
     endMs: offset + final.endMs,
     channel,
-    speaker: speakerOf(transcript.format.channels, channel),
+    ...speakerOf(transcript.format.channels, channel, final),
     ...(final.words === undefined
       ? {}
       : {
