@@ -68,12 +68,22 @@ export const realtimeClientMessageSchema = z.discriminatedUnion('type', [
 export type RealtimeClientMessage = z.output<typeof realtimeClientMessageSchema>;
 export type RealtimeClientMessageInput = z.input<typeof realtimeClientMessageSchema>;
 
+/** What a word can change in the chart when misheard. */
+export const CLINICAL_WEIGHTS = ['negation', 'number', 'dose', 'measure', 'side', 'drug'] as const;
+export type ClinicalWeight = (typeof CLINICAL_WEIGHTS)[number];
+
 export const transcriptWordSchema = z.object({
   word: z.string(),
   startMs: z.number(),
   endMs: z.number(),
   /** Absent when the engine computes no word posteriors (PocketSphinx with its second pass off). */
   confidence: z.number().min(0).max(1).optional(),
+  review: z
+    .enum(CLINICAL_WEIGHTS)
+    .optional()
+    .describe(
+      'Set when the word can change what the chart says (a negation such as no/now, a number, a dose, a measure such as systolic/diastolic, a side, a drug name) and was heard with low confidence: check it.',
+    ),
 });
 
 export const transcriptSegmentSchema = z.object({

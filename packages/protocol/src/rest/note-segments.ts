@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { CLINICAL_WEIGHTS } from '../realtime/messages.js';
 import { componentRegistry } from './registry.js';
 
 /**
@@ -28,6 +29,7 @@ const noteSegmentWordSchema = z.strictObject({
   startMs: z.number().optional(),
   endMs: z.number().optional(),
   confidence: z.number().min(0).max(1).optional().describe('0–1; absent when the recognizer gives none.'),
+  review: z.enum(CLINICAL_WEIGHTS).optional().describe('The realtime word’s `review`; ignored (confidence decides).'),
 });
 
 export const noteSegmentSchema = z
@@ -37,6 +39,7 @@ export const noteSegmentSchema = z
     startMs: z.number().optional(),
     endMs: z.number().optional(),
     channel: z.int().min(0).optional(),
+    speakerLabel: z.string().optional().describe('The realtime voice label (S1, S2…); ignored: `speaker` decides.'),
     speaker: z
       .enum(NOTE_SEGMENT_SPEAKERS)
       .optional()

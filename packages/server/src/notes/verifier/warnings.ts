@@ -11,7 +11,7 @@
 import type { Fact, NoteWarning } from '@chartwright/protocol';
 
 import type { Conversation } from '../../text/conversation.js';
-import { LOW_CONFIDENCE } from '../facts/certainty.js';
+import { LOW_CONFIDENCE } from '../../text/clinical-weight.js';
 
 const FUNCTION_WORDS = new Set(
   (

@@ -639,6 +639,27 @@ describe('the session machine: streaming', () => {
     ]);
   });
 
+  it('marks the words that change the chart when they were heard with low confidence, and only those', () => {
+    const words = [
+      { word: 'now', startMs: 0, endMs: 200, confidence: 0.4 },
+      { word: 'fever', startMs: 200, endMs: 600, confidence: 0.3 },
+      { word: 'left', startMs: 600, endMs: 900, confidence: 0.95 },
+      { word: 'diastolic', startMs: 900, endMs: 1400, confidence: 0.5 },
+    ];
+    const { commands } = run(
+      [
+        {
+          type: 'recognizer_final',
+          channel: 0,
+          final: { text: 'now fever left diastolic', startMs: 0, endMs: 1400, words },
+        },
+      ],
+      streaming(),
+    );
+    const [stored] = commands.flatMap((command) => (command.type === 'store_final' ? [command.segment] : []));
+    expect(stored?.words?.map((word) => word.review ?? null)).toEqual(['negation', null, null, 'measure']);
+  });
+
   it('warns ahead of the session limit and ends at it with session_limit and 4001', () => {
     const warned = run([{ type: 'timer', timer: { name: 'session_warning', remainingMs: 59_999.6 } }], streaming());
     expect(sent(warned.commands)).toEqual([

@@ -1,6 +1,7 @@
 import { segmentId, type TranscriptSegment } from '@chartwright/protocol';
 
 import type { FinalEvent } from '../../asr/recognizer.js';
+import { reviewWeight } from '../../text/clinical-weight.js';
 import type { SessionCommand, Transcript } from './types.js';
 
 /**
@@ -42,12 +43,16 @@ export function addFinal(
     ...(final.words === undefined
       ? {}
       : {
-          words: final.words.map((word) => ({
-            word: word.word,
-            startMs: offset + word.startMs,
-            endMs: offset + word.endMs,
-            ...(word.confidence === undefined ? {} : { confidence: word.confidence }),
-          })),
+          words: final.words.map((word) => {
+            const review = reviewWeight(word.word, word.confidence);
+            return {
+              word: word.word,
+              startMs: offset + word.startMs,
+              endMs: offset + word.endMs,
+              ...(word.confidence === undefined ? {} : { confidence: word.confidence }),
+              ...(review === null ? {} : { review }),
+            };
+          }),
         }),
   };
   const lastFinalEndMs = [...transcript.lastFinalEndMs];
