@@ -29,6 +29,17 @@ export interface PartialEvent {
   text: string;
 }
 
+/**
+ * How far the stream's audio is committed: every word before `ms` (stream time) is in a final
+ * already emitted, and no utterance still to come began before it. Audio before it is no longer
+ * needed to decode what follows, so a client may drop it and a resume decodes from no earlier.
+ * Engines emit it as they go, never moving back; one that does not emit it leaves the session at
+ * the end of the last final.
+ */
+export interface CommittedEvent {
+  ms: number;
+}
+
 export interface FinalEvent {
   text: string;
   /** Relative to the stream's first sample. */
@@ -49,6 +60,7 @@ export interface RecognizerErrorEvent {
 export interface RecognizerEvents {
   partial: PartialEvent;
   final: FinalEvent;
+  committed: CommittedEvent;
   error: RecognizerErrorEvent;
 }
 
