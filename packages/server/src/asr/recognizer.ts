@@ -3,7 +3,7 @@
  * 16-bit PCM into utterance-level `final` segments (and interim `partial`s); everything above this
  * interface — framing, auth, storage, resampling of other client formats — is engine-agnostic.
  */
-import type { RECOGNIZER_SAMPLE_RATE } from '@chartwright/protocol';
+import type { RECOGNIZER_SAMPLE_RATE, RecognizerInfo } from '@chartwright/protocol';
 
 /** Why an engine cannot run here, and what makes it run: the command that installs it, or the setting it lacks. */
 export type RecognizerStatus = { available: true } | { available: false; reason: string; installHint: string };
@@ -79,6 +79,8 @@ export interface RecognizerStream {
 
 export interface Recognizer {
   readonly name: string;
+  /** What the clinician is told transcribes their audio (the widget shows it). */
+  readonly info: RecognizerInfo;
   /** The primary language subtags it transcribes (`['en']`), or `'any'` when its server decides. */
   readonly languages: readonly string[] | 'any';
   status(): Promise<RecognizerStatus>;

@@ -105,6 +105,7 @@ function recordingWorkers(inner: PocketSphinxRecognizer): { recognizer: Recogniz
   const pids: number[] = [];
   const recognizer: Recognizer = {
     name: inner.name,
+    info: inner.info,
     languages: inner.languages,
     status: () => inner.status(),
     openStream: async (options) => {

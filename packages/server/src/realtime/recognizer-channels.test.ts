@@ -40,6 +40,7 @@ class FakeStream extends RecognizerEmitter implements RecognizerStream {
 function recognizer(opens: (() => Promise<RecognizerStream>)[]): Recognizer {
   return {
     name: 'fake',
+    info: { kind: 'none', name: 'fake' },
     languages: 'any',
     status: () => Promise.resolve({ available: true }),
     openStream: () => opens.shift()?.() ?? Promise.reject(new Error('no more streams')),
