@@ -100,7 +100,7 @@ export async function createServices(config: Config, deps: AppDependencies): Pro
     signer,
     partners: new PartnerService(repositories, clock, config.keyRotationGraceSeconds),
     widgetTokens: new WidgetTokenService(repositories, clock, signer),
-    widgetSessions: new WidgetSessionService(repositories, clock, signer),
+    widgetSessions: new WidgetSessionService(repositories, clock, signer, recognizer.info),
     ...(await encounterServices(config, deps, { repositories, realtimeTokens, notes, realtimeArchive })),
   };
 }

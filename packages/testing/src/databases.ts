@@ -27,6 +27,8 @@ export const TEST_DIALECTS: readonly Dialect[] = TEST_DATABASE_URL === undefined
 
 export interface TestDatabase {
   database: Database;
+  /** The PostgreSQL schema it lives in (undefined on SQLite). */
+  schema?: string;
   /** Closes the connection and drops the PostgreSQL schema the test used. */
   dispose(): Promise<void>;
 }
@@ -46,9 +48,29 @@ export async function openEmptyTestDatabase(dialect: Dialect): Promise<TestDatab
   const database = openDatabase({ kind: 'postgres', url: TEST_DATABASE_URL }, { schema });
   return {
     database,
+    schema,
     dispose: async () => {
       await sql.raw(`drop schema ${schema} cascade`).execute(database.db);
       await database.close();
+    },
+  };
+}
+
+/**
+ * A migrated PostgreSQL schema of its own and `count` separate connections to it, as that many
+ * service instances sharing one database open. Dispose drops the schema and closes them all.
+ */
+export async function openSharedPostgres(count: number): Promise<{ databases: Database[]; dispose(): Promise<void> }> {
+  const first = await openTestDatabase('postgres');
+  const schema = first.schema;
+  if (schema === undefined || TEST_DATABASE_URL === undefined) throw new Error('TEST_DATABASE_URL is not set');
+  const url = TEST_DATABASE_URL;
+  const others = Array.from({ length: count - 1 }, () => openDatabase({ kind: 'postgres', url }, { schema }));
+  return {
+    databases: [first.database, ...others],
+    dispose: async () => {
+      for (const other of others) await other.close();
+      await first.dispose();
     },
   };
 }

@@ -16,7 +16,7 @@ import type { RateLimitStore } from '@chartwright/server/internal/ratelimit/rate
 import type { Database, Dialect } from '@chartwright/server/internal/store/database.js';
 import { createRepositories, type Repositories } from '@chartwright/server/internal/store/repositories.js';
 import { PartnerService } from '@chartwright/server/internal/partners/partner-service.js';
-import { openTestDatabase } from './databases.js';
+import { openTestDatabase, type TestDatabase } from './databases.js';
 
 /** Collects every log line the service writes, so tests can assert what never appears in them. */
 export class LogCapture extends Writable {
@@ -66,6 +66,11 @@ export interface CreatePartnerOptions {
 
 export interface HarnessOptions {
   dialect?: Dialect;
+  /**
+   * A database the test opened (e.g. one PostgreSQL schema that two instances share) instead of one
+   * of the harness's own; the test closes it.
+   */
+  database?: Database;
   config?: Partial<Config>;
   rateLimitStore?: RateLimitStore;
   /** The realtime WebSocket's recognizer; absent, sessions are refused as recognizer_unavailable. */
@@ -77,7 +82,10 @@ export interface HarnessOptions {
 /** The real service, in process, on a database of its own, with a clock the test moves. */
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
   const config = testConfig({ logLevel: 'info', ...options.config });
-  const testDatabase = await openTestDatabase(options.dialect ?? 'sqlite');
+  const testDatabase: TestDatabase =
+    options.database === undefined
+      ? await openTestDatabase(options.dialect ?? 'sqlite')
+      : { database: options.database, dispose: () => Promise.resolve() };
   const clock = new ManualClock();
   const logs = new LogCapture();
   const app = await buildApp(config, {

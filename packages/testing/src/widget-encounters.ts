@@ -114,6 +114,7 @@ export async function storeRealtimeSession(
     ended_at: options.endReason === undefined ? null : at,
     end_reason: options.endReason ?? null,
     audio_ms: segments.length * 2000,
+    committed_ms: null,
   });
   for (const [index, [speaker, text]] of segments.entries()) {
     await h.repositories.transcriptSegments.insert({
@@ -126,6 +127,7 @@ export async function storeRealtimeSession(
       channel: 0,
       speaker,
       words: null,
+      provisional: 0,
       created_at: at,
     });
   }

@@ -171,6 +171,10 @@ describe.skipIf(missing.length > 0)('the widget in Chromium, embedded by an EMR 
     const { sessionId } = await nextMessage(page, 'SESSION_STARTED');
 
     await widget.getByRole('button', { name: 'Patient consents to recording' }).click();
+    // The service transcribes with the embedded PocketSphinx: the clinician is told, and told to review.
+    expect(await widget.getByRole('region', { name: 'Recorder' }).textContent()).toMatch(
+      /built-in recognizer \(PocketSphinx\).*Review the transcript before you rely on it/,
+    );
     await widget.getByRole('button', { name: 'Record' }).click();
     await widget.getByRole('button', { name: 'Pause' }).waitFor();
     // The consent the recording rests on stays in view while it runs.

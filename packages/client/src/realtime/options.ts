@@ -37,7 +37,9 @@ export interface RealtimeConnectOptions {
   tokenRefreshMarginMs?: number;
   /**
    * Audio not yet acknowledged by the service is kept, up to this many milliseconds of it, to be
-   * sent again after a reconnect; `send()` throws `RealtimeBufferOverflowError` beyond. Default 30000.
+   * sent again after a reconnect; `send()` throws `RealtimeBufferOverflowError` beyond. The service
+   * acknowledges audio only up to the start of the utterance in progress (up to 18 s long), so this
+   * holds that utterance as well as the audio sent while a socket is down. Default 60000.
    */
   maxBufferedAudioMs?: number;
   /** Attempts to open a new socket after a lost one (and retries of the first) before the session fails. Default 5. */
@@ -51,6 +53,6 @@ export const REALTIME_DEFAULTS = Object.freeze({
   language: 'en-US',
   interimResults: true,
   tokenRefreshMarginMs: 60_000,
-  maxBufferedAudioMs: 30_000,
+  maxBufferedAudioMs: 60_000,
   maxReconnectAttempts: 5,
 } as const);

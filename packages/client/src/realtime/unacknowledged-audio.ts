@@ -10,8 +10,10 @@ interface Chunk {
 
 /**
  * The session's audio that the service has not acknowledged yet, bounded: after a lost socket
- * everything here is sent again, continuing from the last `ack`. Positions are bytes of the
- * session's audio, counted the way the service counts its clock (whole sample frames).
+ * everything here is sent again, continuing from the last `ack`. An `ack` never passes the start of
+ * the utterance in progress, so that utterance is resent whole and decoded again in context.
+ * Positions are bytes of the session's audio, counted the way the service counts its clock (whole
+ * sample frames).
  */
 export class UnacknowledgedAudio {
   private chunks: Chunk[] = [];

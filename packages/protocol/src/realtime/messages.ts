@@ -28,7 +28,11 @@ export type AudioFormat = z.output<typeof audioFormatSchema>;
 export const resumeRequestSchema = z.strictObject({
   sessionId: z.string().min(1),
   resumeToken: z.string().min(1),
-  /** The last audio position (ms) the client saw acknowledged; audio after it is sent again. */
+  /**
+   * Where the audio the client sends again begins (ms of the session): the last `ack` it received.
+   * The server decodes again from the start of the utterance that was open when the socket was
+   * lost, which the `ack` never passes, so that utterance comes out whole.
+   */
   lastAckedAudioMs: z.int().min(0),
   /** Finals up to this id were received; the server replays every later one. */
   lastSegmentId: z.string().min(1).optional(),
@@ -130,7 +134,12 @@ export const finalEventSchema = z.object({ type: z.literal('final'), segment: tr
 
 export const ackEventSchema = z.object({
   type: z.literal('ack'),
-  /** Audio received and safely handed to the recognizer, in ms of the stream: the client may drop it. */
+  /**
+   * The client may drop the audio before this position (ms of the session): its words are in finals
+   * already (or it was silence), and no utterance still open began before it. Audio after it is
+   * kept and sent again on a resume, so an utterance cut by a lost socket is decoded again whole.
+   * It never moves back, and stays at the start of an utterance while that utterance is open.
+   */
   audioMs: z.number(),
 });
 

@@ -76,6 +76,27 @@ export const updateWidgetProfileRequestSchema = z
   .register(componentRegistry, { id: 'UpdateWidgetProfileRequest' });
 export type UpdateWidgetProfileRequest = z.input<typeof updateWidgetProfileRequestSchema>;
 
+/** What kind of speech recognizer transcribes the service's audio. */
+export const RECOGNIZER_KINDS = ['embedded', 'transcription_server', 'none'] as const;
+export type RecognizerKind = (typeof RECOGNIZER_KINDS)[number];
+
+/**
+ * The speech recognizer behind the realtime transcript, for the clinician to see: a name and a
+ * kind, never where it runs.
+ */
+export const recognizerInfoSchema = z
+  .object({
+    kind: z
+      .enum(RECOGNIZER_KINDS)
+      .describe(
+        'embedded: PocketSphinx inside the service, for development, demos and as a fallback (its transcript needs ' +
+          'review); transcription_server: a Whisper-class transcription server; none: no recognizer is configured.',
+      ),
+    name: z.string().describe('For display: "PocketSphinx", or the model the transcription server runs.'),
+  })
+  .register(componentRegistry, { id: 'RecognizerInfo' });
+export type RecognizerInfo = z.infer<typeof recognizerInfoSchema>;
+
 /** GET /api/widget/session: who the iframe is working for. */
 export const widgetSessionInfoSchema = z
   .object({
@@ -85,6 +106,7 @@ export const widgetSessionInfoSchema = z
     allowedOrigins: z.array(z.string()).describe('The only origins the widget exchanges messages with.'),
     emrSessionId: z.string().nullable(),
     expiresAt: z.string().describe('When the widget token expires (ISO 8601).'),
+    recognizer: recognizerInfoSchema.describe('The speech recognizer that transcribes what the widget records.'),
   })
   .register(componentRegistry, { id: 'WidgetSessionInfo' });
 export type WidgetSessionInfo = z.infer<typeof widgetSessionInfoSchema>;

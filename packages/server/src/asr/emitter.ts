@@ -7,6 +7,7 @@ export class RecognizerEmitter {
   private readonly listeners: { [E in RecognizerEventName]: Set<Listener<E>> } = {
     partial: new Set(),
     final: new Set(),
+    committed: new Set(),
     error: new Set(),
   };
 

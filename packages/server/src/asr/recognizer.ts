@@ -3,7 +3,7 @@
  * 16-bit PCM into utterance-level `final` segments (and interim `partial`s); everything above this
  * interface — framing, auth, storage, resampling of other client formats — is engine-agnostic.
  */
-import type { RECOGNIZER_SAMPLE_RATE } from '@chartwright/protocol';
+import type { RECOGNIZER_SAMPLE_RATE, RecognizerInfo } from '@chartwright/protocol';
 
 import type { SpeakerRole } from './diarization/speaker-roles.js';
 
@@ -36,6 +36,17 @@ export interface PartialEvent {
   text: string;
 }
 
+/**
+ * How far the stream's audio is committed: every word before `ms` (stream time) is in a final
+ * already emitted, and no utterance still to come began before it. Audio before it is no longer
+ * needed to decode what follows, so a client may drop it and a resume decodes from no earlier.
+ * Engines emit it as they go, never moving back; one that does not emit it leaves the session at
+ * the end of the last final.
+ */
+export interface CommittedEvent {
+  ms: number;
+}
+
 export interface FinalEvent {
   text: string;
   /** Relative to the stream's first sample. */
@@ -60,6 +71,7 @@ export interface RecognizerErrorEvent {
 export interface RecognizerEvents {
   partial: PartialEvent;
   final: FinalEvent;
+  committed: CommittedEvent;
   error: RecognizerErrorEvent;
 }
 
@@ -78,6 +90,8 @@ export interface RecognizerStream {
 
 export interface Recognizer {
   readonly name: string;
+  /** What the clinician is told transcribes their audio (the widget shows it). */
+  readonly info: RecognizerInfo;
   /** The primary language subtags it transcribes (`['en']`), or `'any'` when its server decides. */
   readonly languages: readonly string[] | 'any';
   status(): Promise<RecognizerStatus>;

@@ -11,6 +11,7 @@ const STATUS: RecognizerStatus = {
 /** Stands in where no recognizer is configured: always unavailable, and its status says what to install. */
 export const UNCONFIGURED_RECOGNIZER: Recognizer = Object.freeze({
   name: 'none',
+  info: { kind: 'none', name: 'none' } as const,
   // Refused for being unavailable, never for its language.
   languages: 'any',
   status: () => Promise.resolve(STATUS),

@@ -144,6 +144,24 @@ describe('VoiceActivityDetector', () => {
     });
   });
 
+  it('says before which position no utterance is still to come: never inside one, never moving back', () => {
+    const audio = concatPcm([roomNoise(1000), tone(1000), roomNoise(1500)]);
+    const vad = new VoiceActivityDetector();
+    const seen: number[] = [];
+    for (let offset = 0; offset < audio.length; offset += FRAME) {
+      vad.push(audio.subarray(offset, offset + FRAME));
+      seen.push(vad.openFrom);
+    }
+    expect(seen.every((from, i) => i === 0 || from >= (seen[i - 1] ?? Infinity))).toBe(true);
+    // While the burst is an utterance in progress, the position stays at its padded start.
+    const during = seen[Math.round(ms(1500) / FRAME)];
+    expect(during).toBe(ms(1000 - 200));
+    // In the room noise before and after it, it trails the audio by the onset and padding a start would take.
+    const onsetAndPadding = ms(DEFAULT_VAD_OPTIONS.speechStartMs + DEFAULT_VAD_OPTIONS.prePaddingMs);
+    expect(seen[Math.round(ms(900) / FRAME)]).toBe(ms(900) + FRAME - onsetAndPadding);
+    expect(seen.at(-1)).toBe(audio.length - onsetAndPadding);
+  });
+
   it('refuses options that cannot work', () => {
     expect(() => new VoiceActivityDetector({ frameMs: 0.01 })).toThrow(RangeError);
     expect(() => new VoiceActivityDetector({ maxUtteranceMs: 100 })).toThrow(RangeError);

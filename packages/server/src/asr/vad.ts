@@ -147,6 +147,14 @@ export class VoiceActivityDetector {
   }
 
   /**
+   * The stream position before which no utterance is still to come: the start of the utterance in
+   * progress, else of the recent audio a starting one would take as its onset and padding.
+   */
+  get openFrom(): number {
+    return this.current?.[0]?.startSample ?? this.lookback[0]?.startSample ?? this.position;
+  }
+
+  /**
    * Ends the utterance in progress now (its trailing silence trimmed to the padding), or returns
    * undefined when none has started. Speech that goes on starts a new utterance.
    */

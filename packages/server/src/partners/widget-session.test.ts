@@ -12,6 +12,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { decodeJwt, decodeProtectedHeader, generateKeyPair, SignJWT, type JWK, type JWTPayload } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+import { OpenAiRecognizer } from '../asr/openai/index.js';
 import { Authenticator } from '../auth/authenticator.js';
 import { hashSecret } from '../auth/secrets.js';
 import { TEST_DIALECTS } from '@chartwright/testing/databases.js';
@@ -84,6 +85,34 @@ describe.each(TEST_DIALECTS)('widget encounters on %s', (dialect) => {
       ...(emrSessionId === undefined ? {} : { emrSessionId }),
     });
 
+  it('names the recognizer the widget records with: a transcription server by its model, never its address', async () => {
+    const withServer = await createHarness({
+      dialect,
+      recognizer: new OpenAiRecognizer({
+        baseUrl: 'http://whisper.internal.example:8000/v1',
+        apiKey: 'sk-transcription-secret',
+        model: 'Systran/faster-whisper-small.en',
+        timeoutMs: 1000,
+        maxConcurrentRequests: 1,
+      }),
+    });
+    try {
+      const issued = await withServer.createPartner();
+      const { token } = await withServer.mintWidgetToken(issued.partnerKey, {
+        userEmail: 'dr.who@clinic.example',
+        emrUserId: 'emr-user-1',
+      });
+      const response = await getSession(withServer, token);
+      expect(response.json<WidgetSessionInfo>().recognizer).toEqual({
+        kind: 'transcription_server',
+        name: 'Systran/faster-whisper-small.en',
+      });
+      expect(response.body).not.toMatch(/whisper\.internal|sk-transcription/);
+    } finally {
+      await withServer.close();
+    }
+  });
+
   it('describes the widget session', async () => {
     const { token, expiresAt } = await mint('visit-1');
     const response = await getSession(h, token);
@@ -100,6 +129,8 @@ describe.each(TEST_DIALECTS)('widget encounters on %s', (dialect) => {
       allowedOrigins: ['https://emr.example.com', 'http://localhost:3000'],
       emrSessionId: 'visit-1',
       expiresAt,
+      // This harness has no recognizer.
+      recognizer: { kind: 'none', name: 'none' },
     });
     const without = (await getSession(h, (await mint()).token)).json<WidgetSessionInfo>();
     expect(without.emrSessionId).toBeNull();

@@ -1,4 +1,4 @@
-import type { WidgetClinician, WidgetSessionInfo } from '@chartwright/protocol';
+import type { RecognizerInfo, WidgetClinician, WidgetSessionInfo } from '@chartwright/protocol';
 
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
@@ -37,6 +37,8 @@ export class WidgetSessionService {
     private readonly repositories: Repositories,
     private readonly clock: Clock,
     private readonly signer: WidgetTokenSigner,
+    /** The recognizer that transcribes what the widget records, as the clinician is told. */
+    private readonly recognizer: RecognizerInfo,
   ) {}
 
   async authenticate(token: string): Promise<WidgetSession> {
@@ -61,6 +63,7 @@ export class WidgetSessionService {
       allowedOrigins: partnerOrigins(partner),
       emrSessionId: widgetSession.emrSessionId,
       expiresAt: new Date(widgetSession.expiresAt).toISOString(),
+      recognizer: this.recognizer,
     };
   }
 

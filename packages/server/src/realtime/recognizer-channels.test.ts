@@ -40,6 +40,7 @@ class FakeStream extends RecognizerEmitter implements RecognizerStream {
 function recognizer(opens: (() => Promise<RecognizerStream>)[]): Recognizer {
   return {
     name: 'fake',
+    info: { kind: 'none', name: 'fake' },
     languages: 'any',
     status: () => Promise.resolve({ available: true }),
     openStream: () => opens.shift()?.() ?? Promise.reject(new Error('no more streams')),
@@ -59,16 +60,20 @@ describe('RecognizerChannels', () => {
     expect(opened).toEqual({ ok: true, streams: [left, right] });
     if (!opened.ok) return;
     channels.attach(opened.streams);
-    channels.write(
-      { encoding: 'pcm_s16le', sampleRate: 16000, channels: 2 },
-      new Uint8Array(new Int16Array([1, 2, 3, 4]).buffer),
-    );
+    const stereo = { encoding: 'pcm_s16le', sampleRate: 16000, channels: 2 } as const;
+    channels.write(stereo, new Uint8Array(new Int16Array([1, 2, 3, 4]).buffer), [0, 0]);
     expect([...(left.written[0] ?? [])]).toEqual([1, 3]);
     expect([...(right.written[0] ?? [])]).toEqual([2, 4]);
+    // After a resume each channel skips the resent audio its recognizer already transcribed.
+    channels.write(stereo, new Uint8Array(new Int16Array([5, 6, 7, 8, 9, 10]).buffer), [2, 1]);
+    expect([...(left.written[1] ?? [])]).toEqual([9]);
+    expect([...(right.written[1] ?? [])]).toEqual([8, 10]);
     right.fire('final', { text: 'it hurts', startMs: 0, endMs: 500 });
+    right.fire('committed', { ms: 700 });
     left.fire('error', { code: 'recognizer_crashed', message: 'gone' });
     expect(events).toEqual([
       { type: 'recognizer_final', channel: 1, final: { text: 'it hurts', startMs: 0, endMs: 500 } },
+      { type: 'recognizer_committed', channel: 1, ms: 700 },
       { type: 'recognizer_error', code: 'recognizer_crashed', message: 'gone' },
     ]);
     channels.finalize();

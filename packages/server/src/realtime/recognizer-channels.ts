@@ -1,4 +1,4 @@
-import { RECOGNIZER_SAMPLE_RATE, type AudioFormat, type StartMessage } from '@chartwright/protocol';
+import { bytesPerFrame, RECOGNIZER_SAMPLE_RATE, type AudioFormat, type StartMessage } from '@chartwright/protocol';
 
 import {
   RecognizerError,
@@ -52,15 +52,27 @@ export class RecognizerChannels {
       stream.on('final', (final) => {
         this.emit({ type: 'recognizer_final', channel, final });
       });
+      stream.on('committed', ({ ms }) => {
+        this.emit({ type: 'recognizer_committed', channel, ms });
+      });
       stream.on('error', ({ code, message }) => {
         this.emit({ type: 'recognizer_error', code, message });
       });
     });
   }
 
-  /** Whole sample frames in `format`, each channel to its stream. */
-  write(format: AudioFormat, data: Uint8Array): void {
-    decodeFrame(format, data).forEach((pcm, channel) => this.#streams[channel]?.write(pcm));
+  /**
+   * Whole sample frames in `format`, each channel to its stream, less the first `skip[channel]`
+   * frames of that channel (after a resume, audio its recognizer already transcribed).
+   */
+  write(format: AudioFormat, data: Uint8Array, skip: readonly number[]): void {
+    const frameBytes = bytesPerFrame(format);
+    const whole = skip.every((skipped) => skipped === 0) ? decodeFrame(format, data) : undefined;
+    this.#streams.forEach((stream, channel) => {
+      const skipped = skip[channel] ?? 0;
+      const pcm = whole?.[channel] ?? decodeFrame(format, data.subarray(skipped * frameBytes))[channel];
+      if (pcm !== undefined && pcm.length > 0) stream.write(pcm);
+    });
   }
 
   finalize(): void {

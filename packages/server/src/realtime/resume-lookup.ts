@@ -11,6 +11,7 @@ import { hashSecret } from '../auth/secrets.js';
 import type { Clock } from '../clock.js';
 import type { ResumePoint } from './session-machine/index.js';
 import type { RealtimeStore } from './session-records.js';
+import { planResume } from './resume-plan.js';
 import { resumeRefusal, segmentOfRow } from './stored-session.js';
 
 /** The same words for an unknown session, another project's, and a wrong token: none says which. */
@@ -70,21 +71,39 @@ export class ResumeLookup {
     if (refusal !== undefined) return refusal;
     if (!sameFormat(row.audio_format, format))
       return 'audio: a resumed session keeps the audio format it started with.';
-    const lastSeq = await segments.lastSeq(sessionId);
+    const rows = await segments.listAfter(sessionId);
+    const storedLastSeq = rows.reduce((last, segment) => Math.max(last, segment.seq), 0);
     let afterSeq = 0;
     if (resume.lastSegmentId !== undefined) {
       const seq = segmentSeq(resume.lastSegmentId);
-      if (seq === undefined || seq > lastSeq) {
+      if (seq === undefined || seq > storedLastSeq) {
         return `resume.lastSegmentId: ${resume.lastSegmentId} is not a segment of this session.`;
       }
       afterSeq = seq;
     }
+    const plan = planResume(
+      {
+        segments: rows.map((segment) => ({
+          seq: segment.seq,
+          channel: segment.channel,
+          startMs: segment.start_ms,
+          endMs: segment.end_ms,
+          provisional: segment.provisional === 1,
+        })),
+        transcribedMs: row.audio_ms,
+        committedMs: row.committed_ms === null ? undefined : (JSON.parse(row.committed_ms) as number[]),
+      },
+      { lastAckedAudioMs: resume.lastAckedAudioMs, afterSeq },
+      format.channels,
+    );
+    const replaced = (segment: (typeof rows)[number]) => plan.provisional === 'replace' && segment.provisional === 1;
     return {
       resumeToken: resume.resumeToken,
       createdAt: row.created_at,
-      transcribedMs: row.audio_ms,
-      replay: (await segments.listAfter(sessionId, afterSeq)).map(segmentOfRow),
-      lastSeq,
+      replay: rows.filter((segment) => segment.seq > afterSeq && !replaced(segment)).map(segmentOfRow),
+      lastSeq: plan.lastSeq,
+      decodeFromMs: plan.decodeFromMs,
+      provisional: plan.provisional,
       lastAckedAudioMs: resume.lastAckedAudioMs,
     };
   }

@@ -53,6 +53,7 @@ describe.each(TEST_DIALECTS)('realtime sessions after the fact (%s)', (dialect) 
       ended_at: null,
       end_reason: null,
       audio_ms: 0,
+      committed_ms: null,
       ...overrides,
     });
     for (const [seq, text] of ['good morning', '', 'my knee hurts'].entries()) {
@@ -66,6 +67,7 @@ describe.each(TEST_DIALECTS)('realtime sessions after the fact (%s)', (dialect) 
         channel: seq % 2,
         speaker: seq % 2 === 0 ? 'clinician' : 'patient',
         words: seq === 0 ? JSON.stringify([{ word: 'good', startMs: 0, endMs: 300 }]) : null,
+        provisional: 0,
         created_at: now,
       });
     }

@@ -10,7 +10,13 @@ import type {
   RealtimeSessionsRepository,
   TranscriptSegmentsRepository,
 } from '../store/realtime-sessions.js';
-import type { Identity } from './session-machine/index.js';
+import type { Identity, ProvisionalSegments } from './session-machine/index.js';
+
+/** How far a session's audio got: transcribed to the end, and committed per channel (session ms). */
+export interface Progress {
+  transcribedMs: number;
+  committedMs: readonly number[];
+}
 
 /** Where sessions and their segments are stored. */
 export interface RealtimeStore {
@@ -24,30 +30,47 @@ export class SessionRecords {
     private readonly principal: Principal,
   ) {}
 
-  /** Stores a new session, or reopens the one a resume continues; throws when it cannot. */
-  async open(identity: Identity, start: StartMessage, resumed: boolean, now: number): Promise<void> {
-    const sessions = this.deps.store.sessions;
-    if (resumed) await sessions.reopen(identity.sessionId, now);
-    else await sessions.insert(this.rowOf(identity, start, now));
+  /**
+   * Stores a new session, or reopens the one a resume continues, settling the provisional segments
+   * its lost socket stored (see session-machine/types.ts) first; throws when it cannot. They are
+   * settled only now, once the recognizer is open, so a resume refused before this loses none.
+   */
+  async open(
+    identity: Identity,
+    start: StartMessage,
+    resumed: { provisional: ProvisionalSegments } | undefined,
+    now: number,
+  ): Promise<void> {
+    const { sessions, segments } = this.deps.store;
+    if (resumed === undefined) {
+      await sessions.insert(this.rowOf(identity, start, now));
+      return;
+    }
+    await segments.settleProvisional(identity.sessionId, resumed.provisional);
+    await sessions.reopen(identity.sessionId, now);
   }
 
-  /** The session ended: when, why, and the audio it transcribed. A failure is logged, not thrown. */
-  async end(sessionId: string, reason: RealtimeEndReason, transcribedMs: number): Promise<void> {
+  /** The session ended: when, why, and how far its audio got. A failure is logged, not thrown. */
+  async end(sessionId: string, reason: RealtimeEndReason, progress: Progress): Promise<void> {
     try {
       await this.deps.store.sessions.markEnded(sessionId, {
         endedAt: this.deps.clock.now(),
         reason,
-        audioMs: transcribedMs,
+        audioMs: progress.transcribedMs,
+        committedMs: progress.committedMs,
       });
     } catch (error) {
       this.deps.logger.error({ err: error, sessionId }, 'realtime session end not stored');
     }
   }
 
-  /** The session lost its socket: seen now, transcribed to here. A failure is logged, not thrown. */
-  async interrupt(sessionId: string, transcribedMs: number): Promise<void> {
+  /** The session lost its socket: seen now, and how far its audio got. A failure is logged, not thrown. */
+  async interrupt(sessionId: string, progress: Progress): Promise<void> {
     try {
-      await this.deps.store.sessions.touch(sessionId, this.deps.clock.now(), transcribedMs);
+      await this.deps.store.sessions.interrupted(sessionId, this.deps.clock.now(), {
+        audioMs: progress.transcribedMs,
+        committedMs: progress.committedMs,
+      });
     } catch (error) {
       this.deps.logger.error({ err: error, sessionId }, 'realtime session state not stored');
     }
@@ -72,6 +95,7 @@ export class SessionRecords {
       ended_at: null,
       end_reason: null,
       audio_ms: 0,
+      committed_ms: null,
     };
   }
 }

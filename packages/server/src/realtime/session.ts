@@ -103,6 +103,7 @@ export class RealtimeSession {
       logger,
       send: (event) => this.send(event),
       failed: () => dispatch({ type: 'storage_failed' }),
+      stored: (seq) => dispatch({ type: 'final_stored', seq }),
     });
     this.#records = new SessionRecords({ store, clock, logger }, principal);
     this.#resume = new ResumeLookup(
@@ -286,7 +287,7 @@ export class RealtimeSession {
         this.#channels.attach(command.streams);
         return;
       case 'write_audio':
-        this.#channels.write(command.format, command.data);
+        this.#channels.write(command.format, command.data, command.skip);
         return;
       case 'finalize_streams':
         this.#channels.finalize();
@@ -296,18 +297,28 @@ export class RealtimeSession {
         this.report(this.#channels.flush(), () => ({ type: 'flushed' }));
         return;
       case 'store_final':
-        this.#finals.add(command.sessionId, command.seq, command.segment);
+        this.#finals.add(command.sessionId, command.seq, command.segment, command.provisional);
         return;
       case 'drain_finals':
         this.report(this.#finals.drained(), () => ({ type: 'drained' }));
         return;
       case 'record_end':
-        this.report(this.#records.end(command.sessionId, command.reason, command.transcribedMs), () => ({
-          type: 'recorded',
-        }));
+        this.report(
+          this.#records.end(command.sessionId, command.reason, {
+            transcribedMs: command.transcribedMs,
+            committedMs: command.committedMs,
+          }),
+          () => ({ type: 'recorded' }),
+        );
         return;
       case 'record_interruption':
-        this.report(this.#records.interrupt(command.sessionId, command.transcribedMs), () => ({ type: 'recorded' }));
+        this.report(
+          this.#records.interrupt(command.sessionId, {
+            transcribedMs: command.transcribedMs,
+            committedMs: command.committedMs,
+          }),
+          () => ({ type: 'recorded' }),
+        );
         return;
       case 'revalidate':
         this.deps.revalidate().catch(() => {

@@ -45,22 +45,24 @@ function pipeline(segments: TranscriptSegmentsRepository) {
   const sent: RealtimeServerEvent[] = [];
   const logs = new LogCapture();
   let failures = 0;
+  const stored: number[] = [];
   const finals = new TranscriptPipeline({
     segments,
     clock: new ManualClock(),
     logger: pino({ level: 'info' }, logs),
     send: (event) => sent.push(event),
     failed: () => failures++,
+    stored: (seq) => stored.push(seq),
   });
-  return { finals, sent, logs, failures: () => failures };
+  return { finals, sent, stored, logs, failures: () => failures };
 }
 
 describe('TranscriptPipeline', () => {
   it('sends each final only once it is stored, in order', async () => {
     const table = slowSegments();
     const { finals, sent } = pipeline(table.repository);
-    finals.add('rts_1', 1, segment(1));
-    finals.add('rts_1', 2, segment(2));
+    finals.add('rts_1', 1, segment(1), false);
+    finals.add('rts_1', 2, segment(2), false);
     await new Promise((resolve) => setImmediate(resolve));
     expect(sent).toEqual([]);
     await table.release();
@@ -74,10 +76,24 @@ describe('TranscriptPipeline', () => {
     ]);
   });
 
+  it('stores a provisional segment marked so and never sends it; reports each stored seq', async () => {
+    const table = slowSegments();
+    const { finals, sent, stored } = pipeline(table.repository);
+    finals.add('rts_1', 1, segment(1), false);
+    finals.add('rts_1', 2, segment(2), true);
+    await table.release();
+    expect(table.stored.map((row) => [row.seq, row.provisional])).toEqual([
+      [1, 0],
+      [2, 1],
+    ]);
+    expect(sent).toEqual([{ type: 'final', segment: segment(1) }]);
+    expect(stored).toEqual([1, 2]);
+  });
+
   it('stores and sends nothing after a segment could not be stored, says so once, and logs no transcript', async () => {
     const table = slowSegments(new Set([2]));
     const { finals, sent, logs, failures } = pipeline(table.repository);
-    for (const seq of [1, 2, 3]) finals.add('rts_1', seq, segment(seq, 'chest pain since Tuesday'));
+    for (const seq of [1, 2, 3]) finals.add('rts_1', seq, segment(seq, 'chest pain since Tuesday'), false);
     await table.release();
     expect(sent.map((event) => (event.type === 'final' ? event.segment.id : event.type))).toEqual(['seg_000001']);
     expect(table.stored).toHaveLength(1);
@@ -90,10 +106,10 @@ describe('TranscriptPipeline', () => {
   it('is drained only once every final, also one added while it drains, is stored and sent', async () => {
     const table = slowSegments();
     const { finals, sent } = pipeline(table.repository);
-    finals.add('rts_1', 1, segment(1));
+    finals.add('rts_1', 1, segment(1), false);
     let drained = false;
     const draining = finals.drained().then(() => (drained = true));
-    finals.add('rts_1', 2, segment(2));
+    finals.add('rts_1', 2, segment(2), false);
     await new Promise((resolve) => setImmediate(resolve));
     expect(drained).toBe(false);
     await table.release();

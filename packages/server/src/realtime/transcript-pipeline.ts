@@ -21,11 +21,14 @@ export class TranscriptPipeline {
       send: (event: RealtimeServerEvent) => void;
       /** Called once, when a segment could not be stored. */
       failed: () => void;
+      /** Called once each segment is stored (and sent, unless provisional). */
+      stored: (seq: number) => void;
     },
   ) {}
 
-  add(sessionId: string, seq: number, segment: TranscriptSegment): void {
-    this.#chain = this.#chain.then(() => this.storeAndSend(sessionId, seq, segment));
+  /** A provisional segment (a lost socket's open utterance, see session-machine/types.ts) is marked so. */
+  add(sessionId: string, seq: number, segment: TranscriptSegment, provisional: boolean): void {
+    this.#chain = this.#chain.then(() => this.storeAndSend(sessionId, seq, segment, provisional));
   }
 
   /** Resolves once every final added so far, and any added meanwhile, is stored and sent. */
@@ -37,7 +40,12 @@ export class TranscriptPipeline {
     } while (last !== this.#chain);
   }
 
-  private async storeAndSend(sessionId: string, seq: number, segment: TranscriptSegment): Promise<void> {
+  private async storeAndSend(
+    sessionId: string,
+    seq: number,
+    segment: TranscriptSegment,
+    provisional: boolean,
+  ): Promise<void> {
     if (this.#failed) return;
     try {
       await this.deps.segments.insert({
@@ -50,6 +58,7 @@ export class TranscriptPipeline {
         channel: segment.channel,
         speaker: segment.speaker,
         words: segment.words === undefined ? null : JSON.stringify(segment.words),
+        provisional: provisional ? 1 : 0,
         created_at: this.deps.clock.now(),
       });
     } catch (error) {
@@ -58,6 +67,7 @@ export class TranscriptPipeline {
       this.deps.failed();
       return;
     }
-    this.deps.send({ type: 'final', segment });
+    if (!provisional) this.deps.send({ type: 'final', segment });
+    this.deps.stored(seq);
   }
 }

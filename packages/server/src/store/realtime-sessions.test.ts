@@ -24,6 +24,7 @@ function session(id: string, overrides: Partial<RealtimeSessionRow> = {}): Realt
     ended_at: null,
     end_reason: null,
     audio_ms: 0,
+    committed_ms: null,
     ...overrides,
   };
 }
@@ -39,6 +40,7 @@ function segment(sessionId: string, seq: number, overrides: Partial<TranscriptSe
     channel: 0,
     speaker: 'unknown',
     words: JSON.stringify([{ word: 'utterance', startMs: seq * 1000, endMs: seq * 1000 + 400 }]),
+    provisional: 0,
     created_at: T0 + seq,
     ...overrides,
   };
@@ -84,12 +86,14 @@ describe.each(TEST_DIALECTS)('realtime session repositories on %s', (dialect) =>
         endedAt: T0 + 5000,
         reason: 'credential_expired',
         audioMs: 4200,
+        committedMs: [3900, 4100],
       });
       expect(await repos.realtimeSessions.get('rts_1')).toMatchObject({
         ended_at: T0 + 5000,
         last_seen_at: T0 + 5000,
         end_reason: 'credential_expired',
         audio_ms: 4200,
+        committed_ms: '[3900,4100]',
       });
       await repos.realtimeSessions.reopen('rts_1', T0 + 9000);
       expect(await repos.realtimeSessions.get('rts_1')).toMatchObject({
@@ -100,12 +104,14 @@ describe.each(TEST_DIALECTS)('realtime session repositories on %s', (dialect) =>
       });
     });
 
-    it('records a lost socket: last seen, and the audio transcribed when it is known', async () => {
+    it('records a lost socket: last seen, the audio transcribed and how far each channel was committed', async () => {
       await repos.realtimeSessions.insert(session('rts_1'));
-      await repos.realtimeSessions.touch('rts_1', T0 + 1000, 1500);
-      expect(await repos.realtimeSessions.get('rts_1')).toMatchObject({ last_seen_at: T0 + 1000, audio_ms: 1500 });
-      await repos.realtimeSessions.touch('rts_1', T0 + 2000);
-      expect(await repos.realtimeSessions.get('rts_1')).toMatchObject({ last_seen_at: T0 + 2000, audio_ms: 1500 });
+      await repos.realtimeSessions.interrupted('rts_1', T0 + 1000, { audioMs: 1500, committedMs: [900] });
+      expect(await repos.realtimeSessions.get('rts_1')).toMatchObject({
+        last_seen_at: T0 + 1000,
+        audio_ms: 1500,
+        committed_ms: '[900]',
+      });
     });
 
     it('refuses two sessions with the same resume token hash, and an unknown credential kind', async () => {
@@ -137,11 +143,15 @@ describe.each(TEST_DIALECTS)('realtime session repositories on %s', (dialect) =>
       ]);
     });
 
-    it('reports the last seq as a number, 0 for a session without segments', async () => {
-      expect(await repos.transcriptSegments.lastSeq('rts_1')).toBe(0);
-      for (const seq of [1, 2, 10]) await repos.transcriptSegments.insert(segment('rts_1', seq));
-      expect(await repos.transcriptSegments.lastSeq('rts_1')).toBe(10);
-      expect(await repos.transcriptSegments.lastSeq('rts_2')).toBe(0);
+    it('replaces or keeps the provisional segments of one session, as a resume decides', async () => {
+      await repos.transcriptSegments.insert(segment('rts_1', 1));
+      await repos.transcriptSegments.insert(segment('rts_1', 2, { provisional: 1 }));
+      await repos.transcriptSegments.insert(segment('rts_2', 1, { provisional: 1 }));
+      await repos.transcriptSegments.settleProvisional('rts_1', 'replace');
+      expect((await repos.transcriptSegments.listAfter('rts_1')).map((row) => row.seq)).toEqual([1]);
+      expect(await repos.transcriptSegments.listAfter('rts_2')).toEqual([segment('rts_2', 1, { provisional: 1 })]);
+      await repos.transcriptSegments.settleProvisional('rts_2', 'keep');
+      expect(await repos.transcriptSegments.listAfter('rts_2')).toEqual([segment('rts_2', 1)]);
     });
 
     it('refuses a second segment with the same seq or id, and one for an unknown session', async () => {

@@ -56,11 +56,15 @@ export class RealtimeSessionsRepository {
     return Number(result.numDeletedRows);
   }
 
-  /** A resume or a lost socket: the session is seen now; `audioMs` when the recognizer flushed to there. */
-  async touch(id: string, now: number, audioMs?: number): Promise<void> {
+  /** A lost socket: the session is seen now, transcribed and committed to where its recognizer got. */
+  async interrupted(
+    id: string,
+    now: number,
+    progress: { audioMs: number; committedMs: readonly number[] },
+  ): Promise<void> {
     await this.db
       .updateTable('realtime_sessions')
-      .set({ last_seen_at: now, ...(audioMs === undefined ? {} : { audio_ms: audioMs }) })
+      .set({ last_seen_at: now, audio_ms: progress.audioMs, committed_ms: JSON.stringify(progress.committedMs) })
       .where('id', '=', id)
       .execute();
   }
@@ -74,11 +78,20 @@ export class RealtimeSessionsRepository {
       .execute();
   }
 
-  /** The session ended (it sent `ended`): when, why, and the audio it transcribed. */
-  async markEnded(id: string, end: { endedAt: number; reason: string; audioMs: number }): Promise<void> {
+  /** The session ended (it sent `ended`): when, why, the audio it transcribed and how far it was committed. */
+  async markEnded(
+    id: string,
+    end: { endedAt: number; reason: string; audioMs: number; committedMs: readonly number[] },
+  ): Promise<void> {
     await this.db
       .updateTable('realtime_sessions')
-      .set({ ended_at: end.endedAt, last_seen_at: end.endedAt, end_reason: end.reason, audio_ms: end.audioMs })
+      .set({
+        ended_at: end.endedAt,
+        last_seen_at: end.endedAt,
+        end_reason: end.reason,
+        audio_ms: end.audioMs,
+        committed_ms: JSON.stringify(end.committedMs),
+      })
       .where('id', '=', id)
       .execute();
   }
@@ -102,13 +115,25 @@ export class TranscriptSegmentsRepository {
       .execute();
   }
 
-  /** The highest seq stored for the session; 0 when it has none. */
-  async lastSeq(sessionId: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('transcript_segments')
-      .select((eb) => eb.fn.max('seq').as('last'))
+  /**
+   * What becomes of the provisional segments a lost socket stored (see schema.ts) when a resume
+   * continues the session: `replace` deletes them (the resumed decode stores the utterance again,
+   * whole, under the same numbers), `keep` makes them ordinary segments.
+   */
+  async settleProvisional(sessionId: string, provisional: 'replace' | 'keep'): Promise<void> {
+    if (provisional === 'replace') {
+      await this.db
+        .deleteFrom('transcript_segments')
+        .where('session_id', '=', sessionId)
+        .where('provisional', '=', 1)
+        .execute();
+      return;
+    }
+    await this.db
+      .updateTable('transcript_segments')
+      .set({ provisional: 0 })
       .where('session_id', '=', sessionId)
-      .executeTakeFirst();
-    return row?.last ?? 0;
+      .where('provisional', '=', 1)
+      .execute();
   }
 }

@@ -144,6 +144,11 @@ export interface RealtimeSessionsTable {
   end_reason: string | null;
   /** Audio the recognizer transcribed to the end, in ms of the session. */
   audio_ms: number;
+  /**
+   * JSON array, per channel: how far its audio was committed (ms of the session) when the session
+   * last lost its socket or ended — where a resume decodes that channel from. Null before then.
+   */
+  committed_ms: string | null;
 }
 
 export interface TranscriptSegmentsTable {
@@ -159,6 +164,11 @@ export interface TranscriptSegmentsTable {
   speaker: 'clinician' | 'patient' | 'unknown';
   /** JSON array of words with times (and confidence when the engine gives it). */
   words: string | null;
+  /**
+   * 1 for a segment stored after its socket was lost (the utterance open at the cut, decoded only
+   * up to it), never sent: a resume that resends its audio replaces it. 0 for every other.
+   */
+  provisional: 0 | 1;
   created_at: number;
 }
 

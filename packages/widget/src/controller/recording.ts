@@ -47,8 +47,10 @@ export interface RecordingOptions {
 }
 
 /**
- * Audio kept while the socket is down, to be sent when it is back: two minutes, 3.8 MB of 16 kHz
- * 16-bit mono, with attempts spread over about as long (backoff up to 8 s each).
+ * Audio kept until the service acknowledges it: the utterance in progress (which a lost socket's
+ * resume sends again whole, so it is decoded in context) and what is recorded while the socket is
+ * down — two minutes in all, 3.8 MB of 16 kHz 16-bit mono, with attempts spread over about as long
+ * (backoff up to 8 s each).
  */
 const MAX_BUFFERED_AUDIO_MS = 120_000;
 const MAX_RECONNECT_ATTEMPTS = 16;

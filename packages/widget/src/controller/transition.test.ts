@@ -19,6 +19,7 @@ const SESSION: WidgetSessionInfo = {
   allowedOrigins: ['https://emr.example.com'],
   emrSessionId: 'visit-1',
   expiresAt: '2026-01-01T01:00:00.000Z',
+  recognizer: { kind: 'embedded', name: 'PocketSphinx' },
 };
 const REFRESHED: WidgetSessionInfo = { ...SESSION, expiresAt: '2026-01-01T02:00:00.000Z' };
 const PATIENT: PatientSummary = {

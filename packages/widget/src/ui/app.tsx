@@ -102,6 +102,7 @@ function EncounterView({ controller, workspace, encounter, patient }: EncounterV
           <RecorderPanel
             recorder={recorder}
             consent={encounter.consent}
+            recognizer={workspace.widgetSession.recognizer}
             canRecord={controller.canRecord}
             actions={{
               record: () => void controller.startRecording(),

@@ -1,4 +1,4 @@
-import type { WidgetConsent } from '@chartwright/protocol';
+import type { RecognizerInfo, WidgetConsent } from '@chartwright/protocol';
 
 import type { RecorderState } from '../controller/widget-state.js';
 import { elapsedMs } from '../controller/widget-state.js';
@@ -40,14 +40,36 @@ function ConsentStatus({ consent }: { consent: WidgetConsent }) {
   );
 }
 
+/**
+ * Which recognizer transcribes the visit. The embedded one (PocketSphinx) mishears far more than a
+ * Whisper-class server, so the clinician is told to review its transcript.
+ */
+function RecognizerNotice({ recognizer }: { recognizer: RecognizerInfo }) {
+  switch (recognizer.kind) {
+    case 'embedded':
+      return (
+        <p class="callout callout-warning">
+          Transcribed by the built-in recognizer ({recognizer.name}), meant for trying the scribe out: it mishears many
+          words. Review the transcript before you rely on it.
+        </p>
+      );
+    case 'transcription_server':
+      return <p>Transcribed by {recognizer.name}.</p>;
+    case 'none':
+      return null;
+  }
+}
+
 export function RecorderPanel({
   recorder,
   consent,
+  recognizer,
   canRecord,
   actions,
 }: {
   recorder: RecorderState;
   consent: WidgetConsent;
+  recognizer: RecognizerInfo;
   canRecord: boolean;
   actions: RecorderActions;
 }) {
@@ -66,6 +88,7 @@ export function RecorderPanel({
         </time>
       </div>
       <ConsentStatus consent={consent} />
+      <RecognizerNotice recognizer={recognizer} />
       <meter
         class="level"
         aria-label="Microphone level"

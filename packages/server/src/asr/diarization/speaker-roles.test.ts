@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { clinicianEvidence, SpeakerRoles } from './speaker-roles.js';
+import { clinicianEvidence, judgeRoles, SpeakerRoles } from './speaker-roles.js';
 
 describe('clinicianEvidence', () => {
   it('counts questions and talk addressed to the other person for the clinician, talk about oneself against', () => {
@@ -31,5 +31,24 @@ describe('SpeakerRoles', () => {
     const silent = new SpeakerRoles();
     silent.add('S1', 'okay');
     expect(silent.roleOf('S1')).toBe('unknown');
+  });
+});
+
+describe('judgeRoles', () => {
+  it('judges every labelled segment with all that its voice said, and leaves unlabelled ones alone', () => {
+    const judged = judgeRoles([
+      { text: 'i have a question', speaker: 'clinician' as const, speakerLabel: 'S1' },
+      { text: 'sure what is it', speaker: 'clinician' as const, speakerLabel: 'S2' },
+      { text: 'my back hurts when i bend', speaker: 'patient' as const, speakerLabel: 'S1' },
+      { text: 'how long has it hurt you', speaker: 'clinician' as const, speakerLabel: 'S2' },
+      { text: 'two weeks', speaker: 'unknown' as const },
+    ]);
+    expect(judged.map((segment) => segment.speaker)).toEqual([
+      'patient',
+      'clinician',
+      'patient',
+      'clinician',
+      'unknown',
+    ]);
   });
 });

@@ -55,3 +55,18 @@ export class SpeakerRoles {
     return best;
   }
 }
+
+/**
+ * The roles of a whole one-microphone transcript, judged again with everything each voice said: a
+ * final's role was judged when it came out, from what had been said by then, so the first few of a
+ * visit can be wrong. Segments without a voice label keep their role.
+ */
+export function judgeRoles<T extends { text: string; speaker: SpeakerRole; speakerLabel?: string }>(
+  segments: readonly T[],
+): T[] {
+  const roles = new SpeakerRoles();
+  for (const segment of segments) if (segment.speakerLabel !== undefined) roles.add(segment.speakerLabel, segment.text);
+  return segments.map((segment) =>
+    segment.speakerLabel === undefined ? segment : { ...segment, speaker: roles.roleOf(segment.speakerLabel) },
+  );
+}

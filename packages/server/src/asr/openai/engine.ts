@@ -11,7 +11,7 @@
  * Logs engine, model, statuses, attempts, audio lengths and timings; never audio, transcripts,
  * prompts or the key.
  */
-import { RECOGNIZER_SAMPLE_RATE as SAMPLE_RATE } from '@chartwright/protocol';
+import { RECOGNIZER_SAMPLE_RATE as SAMPLE_RATE, type RecognizerInfo } from '@chartwright/protocol';
 
 import type { FetchFunction } from '../../openai-http.js';
 import {
@@ -73,6 +73,7 @@ export function promptOf(vocabulary: readonly string[] | undefined): string | un
 
 export class OpenAiRecognizer implements Recognizer {
   readonly name = 'openai';
+  readonly info: RecognizerInfo;
   // Whisper-class models transcribe dozens of languages; the server refuses what its model cannot.
   readonly languages = 'any';
   private readonly transcriber: Transcriber;
@@ -82,6 +83,8 @@ export class OpenAiRecognizer implements Recognizer {
 
   constructor(private readonly options: OpenAiRecognizerOptions) {
     const defaults = { ...DEFAULTS, ...options };
+    // The model's name only: the server's address and key stay out of what clinicians see.
+    this.info = { kind: 'transcription_server', name: options.model };
     this.maxPendingSamples = (defaults.maxPendingMs * SAMPLE_RATE) / 1000;
     this.transcriber = new Transcriber({
       baseUrl: options.baseUrl,

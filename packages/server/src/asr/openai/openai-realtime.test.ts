@@ -99,7 +99,7 @@ describe('realtime WebSocket with the OpenAI-compatible engine', () => {
         words: [
           { word: 'My', startMs: 1000, endMs: 1150 },
           { word: 'meniscus', startMs: 1150, endMs: 1700 },
-          { word: 'hurts.', startMs: 1700, endMs: 2000 },
+          { word: 'hurts', startMs: 1700, endMs: 2000 },
         ],
       },
       { id: 'seg_000002', text: 'Since Monday.', startMs: 3300, endMs: 4000, channel: 0, speaker: 'unknown' },

@@ -84,6 +84,26 @@ afterEach(async () => {
   await fake.close();
 });
 
+/** One utterance the detector cuts at [300, 1500) ms. */
+const ONE_BURST = concatPcm([roomNoise(500), tone(800), roomNoise(800)]);
+
+/** Answers with `status` and a JSON body as the server in question writes it. */
+const replyWith =
+  (status: number, body: unknown): Responder =>
+  (_call, response) => {
+    response.writeHead(status, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(body));
+  };
+
+/** The finals and errors of ONE_BURST transcribed by a fresh engine. */
+async function transcribeOne(): Promise<Recording> {
+  const stream = await engine().openStream({ sampleRate: 16_000 });
+  const recording = record(stream);
+  writeAll(stream, ONE_BURST);
+  await stream.end();
+  return recording;
+}
+
 describe('OpenAI-compatible recognizer', () => {
   it('posts each utterance as a 16 kHz mono WAV with model, format, language and prompt', async () => {
     fake.otherwise(
@@ -142,7 +162,7 @@ describe('OpenAI-compatible recognizer', () => {
         words: [
           { word: 'The', startMs: 1000, endMs: 1200 },
           { word: 'knee', startMs: 1200, endMs: 1500 },
-          { word: 'hurts.', startMs: 1600, endMs: 2000 },
+          { word: 'hurts', startMs: 1600, endMs: 2000 },
         ],
       },
       { text: 'Since Monday.', startMs: 3400, endMs: 4000 },
@@ -318,6 +338,28 @@ describe('OpenAI-compatible recognizer', () => {
     ]);
   });
 
+  it('commits audio up to the utterance still being transcribed, and past it once its final is out', async () => {
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    fake.otherwise(async (call, response) => {
+      await answered;
+      verboseJson({ text: 'yes' })(call, response);
+    });
+    const stream = await engine().openStream({ sampleRate: 16_000 });
+    const recording = record(stream);
+    const committed: number[] = [];
+    stream.on('committed', ({ ms: at }) => committed.push(at));
+    writeAll(stream, ONE_BURST);
+    // The utterance [300, 1500) is cut and waits for its transcription: nothing past its start.
+    expect(committed.at(-1)).toBe(300);
+    answer();
+    await expect.poll(() => recording.finals.length).toBe(1);
+    // Then only the detector's onset window (80 ms of speech start and 200 ms of padding) is held.
+    expect(committed.at(-1)).toBe(2100 - 280);
+    expect(committed.every((at, i) => i === 0 || at > (committed[i - 1] ?? Infinity))).toBe(true);
+    await stream.end();
+  });
+
   it('is available whenever configured, and fails open streams when closed', async () => {
     fake.otherwise(hang);
     const recognizer = engine();
@@ -356,4 +398,142 @@ describe('request fields', () => {
     expect(promptOf([])).toBeUndefined();
     expect(promptOf(undefined)).toBeUndefined();
   });
+});
+
+describe('replies of self-hosted Whisper servers', () => {
+  it("reads whisper.cpp's verbose_json: its tokens, in each segment, joined into words", async () => {
+    // whisper.cpp's server: no top-level words; a segment's "words" are tokens, a space opening each word.
+    fake.otherwise(
+      replyWith(200, {
+        task: 'transcribe',
+        language: 'english',
+        duration: 1.2,
+        text: ' Metformin, twice daily.',
+        segments: [
+          {
+            id: 0,
+            text: ' Metformin, twice daily.',
+            start: 0,
+            end: 1.1,
+            tokens: [6395, 687, 259, 11, 6091, 5212, 13],
+            words: [
+              { word: ' Met', start: 0.1, end: 0.25, t_dtw: -1, probability: 0.91 },
+              { word: 'form', start: 0.25, end: 0.4, t_dtw: -1, probability: 0.62 },
+              { word: 'in', start: 0.4, end: 0.5, t_dtw: -1, probability: 0.84 },
+              { word: ',', start: 0.5, end: 0.5, t_dtw: -1, probability: 0.95 },
+              { word: ' twice', start: 0.6, end: 0.8, t_dtw: -1, probability: 0.97 },
+              { word: ' daily', start: 0.8, end: 1.0, t_dtw: -1, probability: 0.99 },
+              { word: '.', start: 1.0, end: 1.0, t_dtw: -1, probability: 0.9 },
+            ],
+            temperature: 0,
+            avg_logprob: -0.21,
+            no_speech_prob: 0.01,
+          },
+        ],
+      }),
+    );
+    const recording = await transcribeOne();
+    expect(recording.errors).toEqual([]);
+    expect(recording.finals).toEqual([
+      {
+        text: 'Metformin, twice daily.',
+        startMs: 400,
+        endMs: 1300,
+        words: [
+          { word: 'Metformin', startMs: 400, endMs: 800, confidence: 0.62 },
+          { word: 'twice', startMs: 900, endMs: 1100, confidence: 0.97 },
+          { word: 'daily', startMs: 1100, endMs: 1300, confidence: 0.9 },
+        ],
+      },
+    ]);
+  });
+
+  it("reads speaches' (faster-whisper) verbose_json: spaced, punctuated words with probabilities", async () => {
+    const words = [
+      { start: 0.12, end: 0.3, word: ' No', probability: 0.98 },
+      { start: 0.3, end: 0.62, word: ' fever,', probability: 0.95 },
+      { start: 0.7, end: 0.9, word: ' since', probability: 0.9 },
+      { start: 0.9, end: 1.18, word: ' Monday.', probability: 0.88 },
+    ];
+    fake.otherwise(
+      replyWith(200, {
+        task: 'transcribe',
+        language: 'en',
+        duration: 1.2,
+        text: 'No fever, since Monday.',
+        words,
+        segments: [
+          {
+            id: 1,
+            seek: 0,
+            start: 0.12,
+            end: 1.18,
+            text: ' No fever, since Monday.',
+            tokens: [50364, 883, 17374, 11, 1670, 8138, 13, 50424],
+            temperature: 0,
+            avg_logprob: -0.18,
+            compression_ratio: 0.8,
+            no_speech_prob: 0.02,
+            words,
+          },
+        ],
+      }),
+    );
+    const recording = await transcribeOne();
+    expect(recording.finals[0]?.words).toEqual([
+      { word: 'No', startMs: 420, endMs: 600, confidence: 0.98 },
+      { word: 'fever', startMs: 600, endMs: 920, confidence: 0.95 },
+      { word: 'since', startMs: 1000, endMs: 1200, confidence: 0.9 },
+      { word: 'Monday', startMs: 1200, endMs: 1480, confidence: 0.88 },
+    ]);
+    expect(recording.finals[0]?.text).toBe('No fever, since Monday.');
+  });
+
+  it("reads vLLM's verbose_json, segments without words, and falls back to json when an older vLLM refuses it", async () => {
+    fake.otherwise(
+      replyWith(200, {
+        text: ' No fever.',
+        language: 'en',
+        duration: 1.2,
+        segments: [{ id: 0, start: 0.2, end: 0.9, text: ' No fever.', tokens: [], temperature: 0 }],
+      }),
+    );
+    expect((await transcribeOne()).finals).toEqual([{ text: 'No fever.', startMs: 500, endMs: 1200 }]);
+
+    // vLLM before verbose_json: 400 with its OpenAI-style error object, then plain json.
+    fake.otherwise((call, response) =>
+      call.fields['response_format']?.[0] === 'verbose_json'
+        ? replyWith(400, {
+            object: 'error',
+            message: 'Currently only support response_format `text` or `json`',
+            type: 'BadRequestError',
+            param: null,
+            code: 400,
+          })(call, response)
+        : replyWith(200, { text: ' No fever.', usage: { type: 'duration', seconds: 2 } })(call, response),
+    );
+    expect((await transcribeOne()).finals).toEqual([{ text: 'No fever.', startMs: 300, endMs: 1500 }]);
+  });
+
+  it.each([
+    ["whisper.cpp's", 500, { error: 'failed to process audio' }, 'recognizer_failed'],
+    ["speaches' (FastAPI)", 422, { detail: [{ loc: ['body', 'file'], msg: 'Field required' }] }, 'recognizer_failed'],
+    [
+      "vLLM's",
+      404,
+      { object: 'error', message: 'The model `whisper-1` does not exist.', code: 404 },
+      'recognizer_failed',
+    ],
+  ])(
+    'fails the stream on %s error body (HTTP %i) with a coded error that repeats none of it',
+    async (_server, status, body, code) => {
+      fake.otherwise(replyWith(status, body));
+      const { errors, finals } = await transcribeOne();
+      expect(finals).toEqual([]);
+      expect(errors.map((error) => error.code)).toEqual([code]);
+      expect(errors[0]?.message).toContain(`the transcription server answered HTTP ${status}`);
+      expect(errors[0]?.message).not.toMatch(/process audio|Field required|does not exist/);
+      expect(logs.text).not.toMatch(/process audio|Field required|does not exist/);
+    },
+  );
 });

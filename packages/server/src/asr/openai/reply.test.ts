@@ -26,7 +26,7 @@ describe('finalOf', () => {
       words: [
         { word: 'The', startMs: 10_210, endMs: 10_400 },
         { word: 'knee', startMs: 10_400, endMs: 10_720 },
-        { word: 'hurts.', startMs: 10_800, endMs: 11_300 },
+        { word: 'hurts', startMs: 10_800, endMs: 11_300 },
       ],
     });
   });
@@ -73,7 +73,7 @@ describe('finalOf', () => {
       span,
     );
     expect(final?.text).toBe('Take it twice daily.');
-    expect(final?.words?.map((word) => word.word)).toEqual(['Take', 'it', 'twice', 'daily.']);
+    expect(final?.words?.map((word) => word.word)).toEqual(['Take', 'it', 'twice', 'daily']);
     expect(finalOf(reply({ text: ' Thank you.', segments: [thanks] }), span)).toBeUndefined();
   });
 

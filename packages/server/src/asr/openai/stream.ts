@@ -4,6 +4,9 @@
  * utterance order whatever order the replies come back in. No partials: the endpoint transcribes
  * whole files, and posting the growing utterance again and again would multiply the cost.
  *
+ * Audio is committed (recognizer.ts) up to the oldest utterance whose final is not emitted yet, or
+ * while none is waiting, up to where the detector could still start one.
+ *
  * Bounded: utterances cut but not yet transcribed may hold at most `maxPendingSamples`; past it the
  * stream fails as `recognizer_overloaded` rather than queue without limit. A failed transcription
  * stops the stream taking audio at once; its error is emitted after the finals of the utterances
@@ -36,6 +39,9 @@ export class OpenAiStream extends RecognizerEmitter implements RecognizerStream 
   private ending = false;
   private done = false;
   private pendingSamples = 0;
+  /** Stream positions where the utterances cut but not yet emitted begin, oldest first. */
+  private readonly waiting: number[] = [];
+  private committed = 0;
   /** The chain that emits each utterance's outcome in utterance order. */
   private emitted: Promise<void> = Promise.resolve();
   private readonly settled: Promise<void>;
@@ -54,6 +60,7 @@ export class OpenAiStream extends RecognizerEmitter implements RecognizerStream 
   write(pcm: Int16Array): void {
     if (!this.accepting || pcm.length === 0) return;
     for (const utterance of this.vad.push(pcm)) this.submit(utterance);
+    this.commit();
   }
 
   finalize(): void {
@@ -87,10 +94,12 @@ export class OpenAiStream extends RecognizerEmitter implements RecognizerStream 
       return;
     }
     this.pendingSamples += samples;
+    this.waiting.push(utterance.startSample);
     const outcome = this.transcribe(utterance);
     this.emitted = this.emitted.then(async () => {
       const result = await outcome;
       this.pendingSamples -= samples;
+      this.waiting.shift();
       if (this.done) return;
       if (!result.ok) {
         this.fail(result.code, result.message);
@@ -101,7 +110,17 @@ export class OpenAiStream extends RecognizerEmitter implements RecognizerStream 
         durationMs: (samples * 1000) / this.options.sampleRate,
       });
       if (final !== undefined) this.emit('final', final);
+      this.commit();
     });
+  }
+
+  /** Emits how far the audio is committed, when that moved on. */
+  private commit(): void {
+    if (!this.accepting) return;
+    const committed = Math.min(this.waiting[0] ?? Infinity, this.vad.openFrom);
+    if (committed <= this.committed) return;
+    this.committed = committed;
+    this.emit('committed', { ms: (committed * 1000) / this.options.sampleRate });
   }
 
   private async transcribe(utterance: Utterance): Promise<Outcome> {

@@ -27,6 +27,7 @@ export function defaultWorkerPath(): string {
 
 export class PocketSphinxRecognizer implements Recognizer {
   readonly name = 'pocketsphinx';
+  readonly info = { kind: 'embedded', name: 'PocketSphinx' } as const;
   // The acoustic model and dictionary Debian ships are US English.
   readonly languages = ['en'] as const;
   private readonly options: PocketSphinxOptions;

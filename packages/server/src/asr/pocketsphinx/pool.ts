@@ -63,9 +63,11 @@ export class WorkerPool {
     const send = (message: ToWorker): void => {
       if (worker.child.connected) worker.child.send(message);
     };
-    const stream = new PocketSphinxStream(id, pid, send, this.options.maxPendingSamples, (done) =>
-      worker.streams.delete(done),
-    );
+    const limits = {
+      maxPendingSamples: this.options.maxPendingSamples,
+      maxUtteranceSamples: this.options.settings.maxUtteranceSamples,
+    };
+    const stream = new PocketSphinxStream(id, pid, send, limits, (done) => worker.streams.delete(done));
     await new Promise<void>((resolve, reject) => {
       worker.opening.set(id, { resolve, reject });
       send({ type: 'open', id, diarize: options.diarize });

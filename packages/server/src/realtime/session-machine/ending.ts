@@ -6,6 +6,7 @@
 import { REALTIME_CLOSE_CODES } from '@chartwright/protocol';
 
 import { audioMsOf, FLUSH_TIMEOUT_MS, sendError, stay, to, type End } from './common.js';
+import { committedOf } from './transcript.js';
 import type { EndingPath, SessionCommand, SessionState, Streaming, Transcript, Transition } from './types.js';
 
 type Ending = Extract<SessionState, { kind: 'ending' }>;
@@ -18,8 +19,19 @@ function abandonedStreams(state: SessionState): SessionCommand[] {
 }
 
 function transcriptOf(streaming: Streaming): Transcript {
-  const { format, framesReceived, segments, lastFinalEndMs, streamOffsetMs, transcribedMs, storageFailed } = streaming;
-  return { format, framesReceived, segments, lastFinalEndMs, streamOffsetMs, transcribedMs, storageFailed };
+  const { format, framesReceived, segments, lastFinalEndMs, streamOffsetMs, committedMs, unstored } = streaming;
+  const { transcribedMs, storageFailed } = streaming;
+  return {
+    format,
+    framesReceived,
+    segments,
+    lastFinalEndMs,
+    streamOffsetMs,
+    committedMs,
+    unstored,
+    transcribedMs,
+    storageFailed,
+  };
 }
 
 function flushing(
@@ -132,15 +144,18 @@ export function drained(state: SessionState): Transition {
   const transcript = complete ? { ...state.transcript, transcribedMs: audioMsOf(state.transcript) } : state.transcript;
   const { sessionId } = state.identity;
   const { transcribedMs } = transcript;
+  // A final that could not be stored is not committed: a resume decodes its audio again.
+  const committedMs = committedOf(transcript);
   const ending = state.ending;
   const record: SessionCommand =
     ending.path === 'interrupted'
-      ? { type: 'record_interruption', sessionId, transcribedMs }
+      ? { type: 'record_interruption', sessionId, transcribedMs, committedMs }
       : {
           type: 'record_end',
           sessionId,
           reason: ending.path === 'finish' ? ending.reason : 'server_shutdown',
           transcribedMs,
+          committedMs,
         };
   return to({ ...state, transcript, phase: 'recording' }, record);
 }

@@ -15,7 +15,7 @@ import {
   streamsFailed,
   streamsOpened,
 } from './starting.js';
-import { final, partial, storageFailed, streamingFrame, streamingTimer } from './streaming.js';
+import { committed, final, finalStored, partial, storageFailed, streamingFrame, streamingTimer } from './streaming.js';
 import type {
   Frame,
   Identity,
@@ -128,6 +128,10 @@ function step(config: SessionMachineConfig, state: SessionState, event: SessionE
       return partial(state, event.channel, event.text);
     case 'recognizer_final':
       return final(state, event.channel, event.final);
+    case 'recognizer_committed':
+      return committed(state, event.channel, event.ms);
+    case 'final_stored':
+      return finalStored(state, event.seq);
     case 'recognizer_error':
       return state.kind === 'streaming' ? finish(state, fatal(realtimeCodeOf(event.code), event.message)) : stay(state);
     case 'timer':

@@ -147,13 +147,20 @@ describe('the session machine: start', () => {
     });
     step = run([{ type: 'streams_opened', streams: [STREAM, OTHER_STREAM], at: T0 }], step.state);
     expect(step.commands).toEqual([
-      { type: 'store_session', identity: IDENTITY, start: parsed.message, resumed: false, at: T0 },
+      { type: 'store_session', identity: IDENTITY, start: parsed.message, resumed: undefined, at: T0 },
     ]);
     step = run([{ type: 'session_stored', at: T0 + 5 }], step.state);
     expect(step.state).toMatchObject({
       kind: 'streaming',
       identity: IDENTITY,
-      streaming: { framesReceived: 0, segments: 0, lastFinalEndMs: [0, 0], streamOffsetMs: 0, paused: false },
+      streaming: {
+        framesReceived: 0,
+        segments: 0,
+        lastFinalEndMs: [0, 0],
+        streamOffsetMs: [0, 0],
+        committedMs: [0, 0],
+        paused: false,
+      },
     });
     expect(step.commands).toEqual([
       { type: 'attach_streams', streams: [STREAM, OTHER_STREAM] },
@@ -204,8 +211,9 @@ describe('the session machine: start', () => {
       fresh(),
     );
     expect(state).toMatchObject({ kind: 'streaming', streaming: { framesReceived: 8000, acked: 1 } });
-    expect(sent(commands).map((event) => event.type)).toEqual(['started', 'ack', 'error', 'error']);
-    expect(sent(commands).slice(2)).toMatchObject([{ code: 'unknown_message_type' }, { code: 'already_started' }]);
+    // Nothing is committed yet, so the 500 ms step sends no ack.
+    expect(sent(commands).map((event) => event.type)).toEqual(['started', 'error', 'error']);
+    expect(sent(commands).slice(1)).toMatchObject([{ code: 'unknown_message_type' }, { code: 'already_started' }]);
   });
 
   it('fails the session when more than 8 MiB arrive while it starts', () => {
@@ -365,10 +373,11 @@ describe('the session machine: start with resume', () => {
   const point: ResumePoint = {
     resumeToken: 'rsm_stored',
     createdAt: T0 - 120_000,
-    transcribedMs: 1500,
     replay: [replayed],
     lastSeq: 3,
     lastAckedAudioMs: 1200,
+    decodeFromMs: [1500],
+    provisional: 'replace',
   };
 
   it('finds the session, claims its id, loads where it stopped, and continues its clock and numbering', () => {
@@ -392,9 +401,13 @@ describe('the session machine: start with resume', () => {
       [{ type: 'resume_loaded', point }, available, { type: 'streams_opened', streams: [STREAM], at: T0 }],
       step.state,
     );
-    expect(step.commands.at(-1)).toMatchObject({ type: 'store_session', resumed: true, at: T0 });
+    expect(step.commands.at(-1)).toMatchObject({
+      type: 'store_session',
+      resumed: { provisional: 'replace' },
+      at: T0,
+    });
     step = run([{ type: 'session_stored', at: T0 }], step.state);
-    // The clock restarts at the last acknowledged audio; what was transcribed past it is skipped, not decoded.
+    // The clock restarts where the resent audio begins; the recognizer decodes from where the point says.
     expect(step.state).toEqual({
       kind: 'streaming',
       identity: { sessionId: 'rts_stored', resumeToken: 'rsm_stored' },
@@ -406,10 +419,13 @@ describe('the session machine: start with resume', () => {
         framesReceived: 19_200,
         segments: 3,
         lastFinalEndMs: [1500],
-        streamOffsetMs: 1500,
+        streamOffsetMs: [1500],
+        committedMs: [1500],
+        unstored: [],
         transcribedMs: 1500,
         acked: 2,
-        skipUntilFrames: 24_000,
+        ackedMs: 1200,
+        skipUntilFrames: [24_000],
       },
     });
     expect(sent(step.commands)).toEqual([
@@ -420,7 +436,14 @@ describe('the session machine: start with resume', () => {
       expect.objectContaining({
         type: 'log',
         message: 'realtime session resumed',
-        fields: expect.objectContaining({ resumed: true, lastAckedAudioMs: 1200, replayed: 1, lastSeq: 3 }) as unknown,
+        fields: expect.objectContaining({
+          resumed: true,
+          lastAckedAudioMs: 1200,
+          decodeFromMs: [1500],
+          provisional: 'replace',
+          replayed: 1,
+          lastSeq: 3,
+        }) as unknown,
       }),
     );
     // The session's length counts from its first start: two of its ten minutes are gone.
@@ -446,9 +469,11 @@ describe('the session machine: start with resume', () => {
     // 1400 → 1900 ms: the 100 ms before 1500 are skipped, the rest decoded.
     const { state, commands } = run([audio(500)], early.state);
     const write = commands.find((command) => command.type === 'write_audio');
-    expect(write?.data.byteLength).toBe(400 * 32);
-    expect(sent(commands)).toEqual([{ type: 'ack', audioMs: 1900 }]);
-    expect(state).toMatchObject({ streaming: { framesReceived: 30_400, acked: 3 } });
+    expect(write?.data.byteLength).toBe(500 * 32);
+    expect(write?.skip).toEqual([1600]);
+    // Committed to 1500 (where the decode starts) and not past it: the ack says so.
+    expect(sent(commands)).toEqual([{ type: 'ack', audioMs: 1500 }]);
+    expect(state).toMatchObject({ streaming: { framesReceived: 30_400, acked: 3, ackedMs: 1500 } });
   });
 
   it.each([
@@ -482,14 +507,53 @@ describe('the session machine: start with resume', () => {
 });
 
 describe('the session machine: streaming', () => {
-  it('writes audio, counts it, and acknowledges each 500 ms', () => {
-    const { state, commands } = run([audio(300), audio(300), audio(300), audio(200)], streaming());
-    expect(commands.filter((command) => command.type === 'write_audio')).toHaveLength(4);
-    expect(sent(commands)).toEqual([
-      { type: 'ack', audioMs: 600 },
-      { type: 'ack', audioMs: 1100 },
+  it('acknowledges how far the audio is committed and its finals stored, each time that moves on', () => {
+    const committed = (channel: number, ms: number): SessionEvent => ({ type: 'recognizer_committed', channel, ms });
+    const { state, commands } = run(
+      [
+        audio(300),
+        audio(300),
+        committed(0, 400),
+        audio(300),
+        final('go forward', 450, 800),
+        audio(200),
+        { type: 'final_stored', seq: 1 },
+        { type: 'recognizer_partial', channel: 0, text: 'ten' },
+        audio(500),
+        committed(0, 20_000),
+        audio(500),
+      ],
+      streaming(),
+    );
+    expect(commands.filter((command) => command.type === 'write_audio')).toHaveLength(6);
+    // 600 ms: nothing committed. 400 ms committed is less than a 500 ms step: no ack of its own, and
+    // 900 ms is no new step. 1100 ms: the final is not stored yet, so only up to its start. Once it
+    // is stored, at once its end. 1600 ms: the utterance after it is open, nothing new. The
+    // recognizer commits far ahead: acknowledged, never past the audio received.
+    expect(sent(commands).filter((event) => event.type === 'ack')).toEqual([
+      { type: 'ack', audioMs: 450 },
+      { type: 'ack', audioMs: 800 },
+      { type: 'ack', audioMs: 1600 },
+      { type: 'ack', audioMs: 2100 },
     ]);
-    expect(state).toMatchObject({ streaming: { framesReceived: 17_600, acked: 2 } });
+    expect(state).toMatchObject({ streaming: { framesReceived: 33_600, acked: 4, ackedMs: 2100, unstored: [] } });
+  });
+
+  it('acknowledges two channels at the lower of their committed positions', () => {
+    const { commands } = run(
+      [
+        { type: 'recognizer_committed', channel: 0, ms: 900 },
+        { type: 'recognizer_committed', channel: 1, ms: 300 },
+        audio(500, 500 * 64),
+        { type: 'recognizer_committed', channel: 1, ms: 1200 },
+        audio(500, 500 * 64),
+      ],
+      streaming({ audio: { ...START.audio, channels: 2 } }, CONFIG, [STREAM, OTHER_STREAM]),
+    );
+    expect(sent(commands)).toEqual([
+      { type: 'ack', audioMs: 300 },
+      { type: 'ack', audioMs: 900 },
+    ]);
   });
 
   it.each([
@@ -534,9 +598,9 @@ describe('the session machine: streaming', () => {
         type: 'write_audio',
         format: { encoding: 'pcm_s16le', sampleRate: 16000, channels: 1 },
         data: expect.any(Uint8Array),
+        skip: [0],
       },
     ]);
-    expect(sent(commands)).toEqual([{ type: 'ack', audioMs: 500 }]);
     expect(state).toMatchObject({ streaming: { paused: false, framesReceived: 8000 } });
   });
 
@@ -594,6 +658,7 @@ describe('the session machine: streaming', () => {
           speakerLabel: 'S2',
           words: [{ word: 'it', startMs: 100, endMs: 300, confidence: 0.9 }],
         },
+        provisional: false,
       },
       {
         type: 'store_final',
@@ -608,9 +673,10 @@ describe('the session machine: streaming', () => {
           speaker: 'clinician',
           speakerLabel: 'S1',
         },
+        provisional: false,
       },
     ]);
-    expect(state).toMatchObject({ streaming: { segments: 2, lastFinalEndMs: [1000, 900] } });
+    expect(state).toMatchObject({ streaming: { segments: 2, lastFinalEndMs: [1000, 900], committedMs: [1000, 900] } });
   });
 
   it('gives a one-channel final the voice and role the recognizer heard, or an unknown speaker without them', () => {
@@ -826,17 +892,22 @@ describe('the session machine: endings', () => {
       { type: 'schedule', timer: { name: 'flush' }, ms: 10_000 },
     ]);
     const flushed = run(
-      [final('go forward', 0, 900), { type: 'recognizer_partial', channel: 0, text: 'late' }, { type: 'flushed' }],
+      [
+        final('go forward', 0, 900),
+        { type: 'recognizer_partial', channel: 0, text: 'late' },
+        { type: 'final_stored', seq: 1 },
+        { type: 'flushed' },
+      ],
       stopping.state,
     );
     expect(flushed.commands).toEqual([
-      expect.objectContaining({ type: 'store_final', seq: 1 }),
+      expect.objectContaining({ type: 'store_final', seq: 1, provisional: false }),
       { type: 'clear_timer', name: 'flush' },
       { type: 'drain_finals' },
     ]);
     const drained = run([{ type: 'drained' }], flushed.state);
     expect(drained.commands).toEqual([
-      { type: 'record_end', sessionId: 'rts_own', reason: 'stopped', transcribedMs: 1000 },
+      { type: 'record_end', sessionId: 'rts_own', reason: 'stopped', transcribedMs: 1000, committedMs: [900] },
     ]);
     // The record is being stored: a recognizer final now is too late.
     expect(run([final('too late', 0, 10)], drained.state).commands).toEqual([]);
@@ -870,25 +941,39 @@ describe('the session machine: endings', () => {
     );
     expect(commands.slice(-2)).toEqual([
       { type: 'drain_finals' },
-      { type: 'record_end', sessionId: 'rts_own', reason: 'stopped', transcribedMs: 0 },
+      { type: 'record_end', sessionId: 'rts_own', reason: 'stopped', transcribedMs: 0, committedMs: [0] },
     ]);
   });
 
-  it('leaves the transcribed audio where it was when a segment could not be stored during the flush', () => {
+  it('leaves the transcribed audio where it was, and the committed before the lost final, when a segment could not be stored during the flush', () => {
     const { commands } = run(
-      [audio(1000), text({ type: 'stop' }), { type: 'storage_failed' }, { type: 'flushed' }, { type: 'drained' }],
+      [
+        audio(1000),
+        text({ type: 'stop' }),
+        final('go forward', 300, 900),
+        { type: 'storage_failed' },
+        { type: 'flushed' },
+        { type: 'drained' },
+      ],
       streaming(),
     );
     expect(sent(commands).filter((event) => event.type === 'error')).toEqual([]);
-    expect(commands.at(-1)).toEqual({ type: 'record_end', sessionId: 'rts_own', reason: 'stopped', transcribedMs: 0 });
+    expect(commands.at(-1)).toEqual({
+      type: 'record_end',
+      sessionId: 'rts_own',
+      reason: 'stopped',
+      transcribedMs: 0,
+      committedMs: [300],
+    });
   });
 
-  it('on a lost socket, stores the last finals (sending nothing) and the session for a resume', () => {
+  it('on a lost socket, stores the last finals as provisional (sending nothing) and the session for a resume', () => {
     const { state, commands } = run(
       [
+        { type: 'recognizer_committed', channel: 0, ms: 120 },
         audio(1000),
         { type: 'socket_closed' },
-        final('go forward', 0, 900),
+        final('go forward', 150, 900),
         { type: 'flushed' },
         { type: 'drained' },
         { type: 'recorded' },
@@ -896,15 +981,16 @@ describe('the session machine: endings', () => {
       streaming(),
     );
     expect(state.kind).toBe('closed');
-    // After the audio's idle timer, write and ack:
+    // After the audio's idle timer, write and ack (of the 120 ms committed):
     expect(commands.slice(3)).toEqual([
       { type: 'clear_timers' },
       { type: 'flush_streams' },
       { type: 'schedule', timer: { name: 'flush' }, ms: 10_000 },
-      expect.objectContaining({ type: 'store_final', seq: 1 }),
+      expect.objectContaining({ type: 'store_final', seq: 1, provisional: true }),
       { type: 'clear_timer', name: 'flush' },
       { type: 'drain_finals' },
-      { type: 'record_interruption', sessionId: 'rts_own', transcribedMs: 1000 },
+      // The open utterance's provisional final commits nothing: a resume decodes it again from 120 ms.
+      { type: 'record_interruption', sessionId: 'rts_own', transcribedMs: 1000, committedMs: [120] },
       {
         type: 'log',
         level: 'info',
@@ -918,9 +1004,10 @@ describe('the session machine: endings', () => {
   it('on server shutdown, says ended and closes 1001 at once, then stores the last finals', () => {
     const { state, commands } = run(
       [
+        { type: 'recognizer_committed', channel: 0, ms: 120 },
         audio(1000),
         { type: 'shutdown' },
-        final('go', 0, 900),
+        final('go', 150, 900),
         { type: 'flushed' },
         { type: 'drained' },
         { type: 'recorded' },
@@ -937,10 +1024,16 @@ describe('the session machine: endings', () => {
       { type: 'close', code: 1001, reason: 'server_shutdown' },
       { type: 'flush_streams' },
       { type: 'schedule', timer: { name: 'flush' }, ms: 10_000 },
-      expect.objectContaining({ type: 'store_final' }),
+      expect.objectContaining({ type: 'store_final', provisional: true }),
       { type: 'clear_timer', name: 'flush' },
       { type: 'drain_finals' },
-      { type: 'record_end', sessionId: 'rts_own', reason: 'server_shutdown', transcribedMs: 1000 },
+      {
+        type: 'record_end',
+        sessionId: 'rts_own',
+        reason: 'server_shutdown',
+        transcribedMs: 1000,
+        committedMs: [120],
+      },
       { type: 'settled' },
     ]);
   });

@@ -19,37 +19,31 @@ function keepaliveIntervalSeconds(idleTimeoutSeconds: number): number {
 }
 
 /**
- * A fresh session's clock starts at 0. A resumed one continues its numbering and its clock from the
- * client's last acknowledged position (the client sends the audio after it again); audio the
- * recognizer had already transcribed is counted again but not decoded twice.
+ * A fresh session's clock starts at 0. A resumed one continues its numbering, and its clock from
+ * where the client's resent audio begins; each channel's recognizer decodes from where the resume
+ * point says (the start of its open utterance when the socket was lost), and the resent audio
+ * before that is counted but not decoded twice.
  */
 function streamingOf(start: StartMessage, resume: ResumePoint | undefined, channels: number): Streaming {
   const format = start.audio;
-  const common = { format, interimResults: start.interimResults, paused: false, storageFailed: false };
-  if (resume === undefined) {
-    const lastFinalEndMs = Array.from({ length: channels }, () => 0);
-    return {
-      ...common,
-      framesReceived: 0,
-      segments: 0,
-      lastFinalEndMs,
-      streamOffsetMs: 0,
-      transcribedMs: 0,
-      acked: 0,
-      skipUntilFrames: 0,
-    };
-  }
   const framesAt = (ms: number) => Math.round((ms * format.sampleRate) / 1000);
-  const from = Math.max(resume.transcribedMs, resume.lastAckedAudioMs);
+  const decodeFromMs = resume?.decodeFromMs ?? Array.from({ length: channels }, () => 0);
+  const receivedMs = resume?.lastAckedAudioMs ?? 0;
   return {
-    ...common,
-    framesReceived: framesAt(resume.lastAckedAudioMs),
-    segments: resume.lastSeq,
-    lastFinalEndMs: Array.from({ length: channels }, () => from),
-    streamOffsetMs: from,
-    transcribedMs: from,
-    acked: Math.floor(resume.lastAckedAudioMs / ACK_INTERVAL_MS),
-    skipUntilFrames: framesAt(from),
+    format,
+    interimResults: start.interimResults,
+    paused: false,
+    storageFailed: false,
+    framesReceived: framesAt(receivedMs),
+    segments: resume?.lastSeq ?? 0,
+    lastFinalEndMs: [...decodeFromMs],
+    streamOffsetMs: [...decodeFromMs],
+    committedMs: [...decodeFromMs],
+    unstored: [],
+    transcribedMs: Math.min(...decodeFromMs),
+    acked: Math.floor(receivedMs / ACK_INTERVAL_MS),
+    ackedMs: receivedMs,
+    skipUntilFrames: decodeFromMs.map(framesAt),
   };
 }
 
@@ -110,6 +104,8 @@ function startedLog(
         : {
             resumed: true,
             lastAckedAudioMs: resume.lastAckedAudioMs,
+            decodeFromMs: resume.decodeFromMs,
+            provisional: resume.provisional,
             replayed: resume.replay.length,
             lastSeq: resume.lastSeq,
           }),

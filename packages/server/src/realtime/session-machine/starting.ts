@@ -145,7 +145,7 @@ export function streamsOpened(state: SessionState, streams: readonly RecognizerS
       type: 'store_session',
       identity: state.identity,
       start: state.start,
-      resumed: resume !== undefined,
+      resumed: resume === undefined ? undefined : { provisional: resume.provisional },
       at: openedAt,
     },
   );

@@ -4,7 +4,7 @@ import { bytesPerFrame, framesIn, type RealtimeClientMessage } from '@chartwrigh
 import type { FinalEvent } from '../../asr/recognizer.js';
 import { ACK_INTERVAL_MS, audioMsOf, fatal, frameTooLarge, sendError, stay, STOPPED, to } from './common.js';
 import { finish } from './ending.js';
-import { addFinal } from './transcript.js';
+import { addFinal, commit, committedOf } from './transcript.js';
 import type {
   Frame,
   SessionCommand,
@@ -12,6 +12,7 @@ import type {
   SessionState,
   Streaming,
   Timer,
+  Transcript,
   Transition,
 } from './types.js';
 
@@ -21,7 +22,24 @@ function withStreaming(state: StreamingState, streaming: Streaming, ...commands:
   return to({ ...state, streaming }, ...commands);
 }
 
-/** Drops misaligned audio and, while paused, all of it; counts the rest and acknowledges each 500 ms. */
+/**
+ * The `ack` due when the committed position (the lowest channel's, never past the audio received)
+ * has moved on by at least `minStepMs` since the last one: the client may drop audio before it,
+ * and keeps the open utterances after it to resend if the socket is lost.
+ */
+function acknowledge(streaming: Streaming, minStepMs: number): { streaming: Streaming; commands: SessionCommand[] } {
+  const ackMs = Math.min(audioMsOf(streaming), ...committedOf(streaming));
+  if (ackMs <= streaming.ackedMs || ackMs - streaming.ackedMs < minStepMs) return { streaming, commands: [] };
+  return {
+    streaming: { ...streaming, ackedMs: ackMs },
+    commands: [{ type: 'send', event: { type: 'ack', audioMs: ackMs } }],
+  };
+}
+
+/**
+ * Drops misaligned audio and, while paused, all of it; counts the rest, and at each 500 ms of it
+ * acknowledges how far the audio is committed, when that moved on.
+ */
 function audio(state: StreamingState, data: Uint8Array): Transition {
   const { streaming } = state;
   const { format } = streaming;
@@ -38,23 +56,16 @@ function audio(state: StreamingState, data: Uint8Array): Transition {
   }
   if (streaming.paused || frames === 0) return stay(state);
   const commands: SessionCommand[] = [];
-  // After a resume, the resent audio the recognizer already transcribed is counted, not decoded again.
-  const skipped = Math.max(0, Math.min(frames, streaming.skipUntilFrames - streaming.framesReceived));
-  if (skipped < frames) {
-    commands.push({
-      type: 'write_audio',
-      format,
-      data: skipped === 0 ? data : data.subarray(skipped * bytesPerFrame(format)),
-    });
-  }
-  const next: Streaming = { ...streaming, framesReceived: streaming.framesReceived + frames };
-  const audioMs = audioMsOf(next);
-  const due = Math.floor(audioMs / ACK_INTERVAL_MS);
-  if (due > next.acked) {
-    next.acked = due;
-    commands.push({ type: 'send', event: { type: 'ack', audioMs } });
-  }
-  return withStreaming(state, next, ...commands);
+  // After a resume, the resent audio a channel's recognizer already transcribed is counted, not decoded again.
+  const skip = streaming.skipUntilFrames.map((until) =>
+    Math.max(0, Math.min(frames, until - streaming.framesReceived)),
+  );
+  if (skip.some((skipped) => skipped < frames)) commands.push({ type: 'write_audio', format, data, skip });
+  const counted: Streaming = { ...streaming, framesReceived: streaming.framesReceived + frames };
+  const due = Math.floor(audioMsOf(counted) / ACK_INTERVAL_MS);
+  if (due <= counted.acked) return withStreaming(state, counted, ...commands);
+  const acked = acknowledge({ ...counted, acked: due }, 0);
+  return withStreaming(state, acked.streaming, ...commands, ...acked.commands);
 }
 
 function message(state: StreamingState, received: RealtimeClientMessage): Transition {
@@ -93,19 +104,49 @@ export function partial(state: SessionState, channel: number, text: string): Tra
   return to(state, { type: 'send', event: { type: 'partial', text, startMs, channel } });
 }
 
-/** Finals count until the session's last ones are stored: those of an ending are stored too. */
+/**
+ * Finals count until the session's last ones are stored: those of an ending are stored too, and
+ * are provisional when no open socket will receive them (a lost socket, a shutdown).
+ */
 export function final(state: SessionState, channel: number, recognized: FinalEvent): Transition {
   if (state.kind === 'streaming') {
-    const added = addFinal(state.streaming, state.identity.sessionId, channel, recognized);
-    return added === undefined
-      ? stay(state)
-      : withStreaming(state, { ...state.streaming, ...added.transcript }, added.command);
+    const added = addFinal(state.streaming, state.identity.sessionId, channel, recognized, false);
+    if (added === undefined) return stay(state);
+    return withStreaming(state, { ...state.streaming, ...added.transcript }, added.command);
   }
   if (state.kind === 'ending' && state.phase !== 'recording') {
-    const added = addFinal(state.transcript, state.identity.sessionId, channel, recognized);
+    const provisional = state.ending.path !== 'finish';
+    const added = addFinal(state.transcript, state.identity.sessionId, channel, recognized, provisional);
     return added === undefined ? stay(state) : to({ ...state, transcript: added.transcript }, added.command);
   }
   return stay(state);
+}
+
+/**
+ * A final is stored: its audio may be acknowledged, at once, so a client whose buffer is full can
+ * send again.
+ */
+export function finalStored(state: SessionState, seq: number): Transition {
+  const stored = <T extends Transcript>(transcript: T): T => ({
+    ...transcript,
+    unstored: transcript.unstored.filter((final) => final.seq !== seq),
+  });
+  if (state.kind === 'ending') return stay({ ...state, transcript: stored(state.transcript) });
+  if (state.kind !== 'streaming') return stay(state);
+  const acked = acknowledge(stored(state.streaming), 0);
+  return withStreaming(state, acked.streaming, ...acked.commands);
+}
+
+/**
+ * The channel's recognizer committed its audio up to `ms` of its stream; acknowledged each 500 ms
+ * it moves on, also while no audio arrives. An ending keeps what it had.
+ */
+export function committed(state: SessionState, channel: number, ms: number): Transition {
+  if (state.kind !== 'streaming') return stay(state);
+  const { streaming } = state;
+  const committedMs = commit(streaming.committedMs, channel, (streaming.streamOffsetMs[channel] ?? 0) + ms);
+  const acked = acknowledge({ ...streaming, committedMs }, ACK_INTERVAL_MS);
+  return withStreaming(state, acked.streaming, ...acked.commands);
 }
 
 /** A segment could not be stored: nothing later is; a streaming session ends so the client resumes. */

@@ -21,18 +21,21 @@ function speakerOf(
 }
 
 /**
- * A recognizer final as the session's next segment, on the session's clock (the streams started at
- * `streamOffsetMs`), and the command that stores it, then sends it. An empty final makes none.
+ * A recognizer final as the session's next segment, on the session's clock (the channel's stream
+ * started at its `streamOffsetMs`), and the command that stores it, then sends it. An empty final
+ * makes none. A provisional one (stored for a lost socket, see types.ts) commits nothing: a resume
+ * that resends its audio decodes it again from where the audio was committed before it.
  */
 export function addFinal(
   transcript: Transcript,
   sessionId: string,
   channel: number,
   final: FinalEvent,
+  provisional: boolean,
 ): { transcript: Transcript; command: SessionCommand } | undefined {
   if (final.text.trim() === '') return undefined;
   const seq = transcript.segments + 1;
-  const offset = transcript.streamOffsetMs;
+  const offset = transcript.streamOffsetMs[channel] ?? 0;
   const segment: TranscriptSegment = {
     id: segmentId(seq),
     text: final.text,
@@ -57,8 +60,28 @@ export function addFinal(
   };
   const lastFinalEndMs = [...transcript.lastFinalEndMs];
   lastFinalEndMs[channel] = segment.endMs;
+  const committed = provisional
+    ? {}
+    : {
+        committedMs: commit(transcript.committedMs, channel, segment.endMs),
+        unstored: [...transcript.unstored, { seq, channel, startMs: segment.startMs }],
+      };
   return {
-    transcript: { ...transcript, segments: seq, lastFinalEndMs },
-    command: { type: 'store_final', sessionId, seq, segment },
+    transcript: { ...transcript, segments: seq, lastFinalEndMs, ...committed },
+    command: { type: 'store_final', sessionId, seq, segment, provisional },
   };
+}
+
+/** Per channel, how far the audio is committed and its finals stored: what a client may drop, or a resume skip. */
+export function committedOf(transcript: Pick<Transcript, 'committedMs' | 'unstored'>): number[] {
+  return transcript.committedMs.map((ms, channel) =>
+    transcript.unstored.reduce((upTo, final) => (final.channel === channel ? Math.min(upTo, final.startMs) : upTo), ms),
+  );
+}
+
+/** The channel's committed position moved to `ms` (session time), never back. */
+export function commit(committedMs: readonly number[], channel: number, ms: number): number[] {
+  const next = [...committedMs];
+  next[channel] = Math.max(next[channel] ?? 0, ms);
+  return next;
 }

@@ -40,17 +40,26 @@ export type Frame = { byteLength: number } & (
   | { kind: 'oversized' }
 );
 
+/**
+ * What the store holds of the segments a lost socket stored and never sent (its open utterances,
+ * decoded only up to the cut): `replace` when the client resends their audio, so they are deleted
+ * and decoded again whole; `keep` when it cannot, so they stay as they are.
+ */
+export type ProvisionalSegments = 'replace' | 'keep';
+
 /** What a resume continues from, as the store has it. */
 export interface ResumePoint {
   resumeToken: string;
   /** When the session was first started (its length counts from there). */
   createdAt: number;
-  /** Audio known to be transcribed to the end before the socket was lost. */
-  transcribedMs: number;
   /** Segments the client has not seen, in order. */
   replay: TranscriptSegment[];
   lastSeq: number;
+  /** Where the client's resent audio begins (the session clock continues from here). */
   lastAckedAudioMs: number;
+  /** Per channel, where the resumed decode starts: resent audio before it is counted, not decoded. */
+  decodeFromMs: number[];
+  provisional: ProvisionalSegments;
 }
 
 /** Where a `start` is on its way to `started`. */
@@ -72,8 +81,18 @@ export interface Transcript {
   segments: number;
   /** Per channel, where its last final ended: a partial starts there. */
   lastFinalEndMs: number[];
-  /** Session time of the first sample these recognizer streams were given. */
-  streamOffsetMs: number;
+  /** Per channel, session time of the first sample its recognizer stream was given. */
+  streamOffsetMs: number[];
+  /**
+   * Per channel, how far its audio is committed (session time): every word before it is in a final
+   * handed to the store, and no utterance still to come began before it. `ack` says the lowest.
+   */
+  committedMs: number[];
+  /**
+   * Finals handed to the store and not yet stored: their audio is not acknowledged before it is,
+   * so a final lost to a failed write is decoded again on a resume.
+   */
+  unstored: readonly { seq: number; channel: number; startMs: number }[];
   /** Audio known to be transcribed to the end, stored as the session's `audio_ms`. */
   transcribedMs: number;
   /** A segment could not be stored: nothing later is, and the transcribed audio stays where it was. */
@@ -83,10 +102,12 @@ export interface Transcript {
 export interface Streaming extends Transcript {
   interimResults: boolean;
   paused: boolean;
-  /** `ack`s sent so far, one per `ACK_INTERVAL_MS` of audio. */
+  /** `ACK_INTERVAL_MS` steps of audio received so far: an `ack` is due at each new one. */
   acked: number;
-  /** Audio up to here (frames) was transcribed before a resume: its resent copy is counted, not decoded. */
-  skipUntilFrames: number;
+  /** The position the last `ack` sent (or the resume continued from). */
+  ackedMs: number;
+  /** Per channel, audio up to here (frames) was transcribed before a resume: its resent copy is counted, not decoded. */
+  skipUntilFrames: number[];
 }
 
 /**
@@ -152,6 +173,9 @@ export type SessionEvent =
   | { type: 'failed'; error: unknown }
   | { type: 'recognizer_partial'; channel: number; text: string }
   | { type: 'recognizer_final'; channel: number; final: FinalEvent }
+  | { type: 'recognizer_committed'; channel: number; ms: number }
+  /** A final handed over by `store_final` is stored (and sent). */
+  | { type: 'final_stored'; seq: number }
   | { type: 'recognizer_error'; code: RecognizerErrorCode; message: string }
   | { type: 'timer'; timer: Timer }
   | { type: 'credential_revoked' }
@@ -175,20 +199,36 @@ export type SessionCommand =
   | { type: 'open_streams'; start: StartMessage }
   /** Ends streams the session will not use; nothing waits for them. */
   | { type: 'end_streams'; streams: readonly RecognizerStream[] }
-  | { type: 'store_session'; identity: Identity; start: StartMessage; resumed: boolean; at: number }
+  /** A resume's `provisional` says what becomes of the segments its lost socket stored unsent. */
+  | {
+      type: 'store_session';
+      identity: Identity;
+      start: StartMessage;
+      resumed: { provisional: ProvisionalSegments } | undefined;
+      at: number;
+    }
   /** The session's streams from here on: their events come back as recognizer_* events. */
   | { type: 'attach_streams'; streams: readonly RecognizerStream[] }
-  /** Whole sample frames in `format`, for the attached streams. */
-  | { type: 'write_audio'; format: AudioFormat; data: Uint8Array }
+  /** Whole sample frames in `format`, for the attached streams; each channel skips its first `skip[channel]` frames. */
+  | { type: 'write_audio'; format: AudioFormat; data: Uint8Array; skip: readonly number[] }
   | { type: 'finalize_streams' }
   /** Ends the attached streams; `flushed` once their last events were emitted. */
   | { type: 'flush_streams' }
-  /** Stores the segment, then sends it: `storage_failed` instead when it cannot be stored. */
-  | { type: 'store_final'; sessionId: string; seq: number; segment: TranscriptSegment }
+  /**
+   * Stores the segment, then sends it: `storage_failed` instead when it cannot be stored. A
+   * provisional one is stored after the socket was lost, never sent, and a resume may replace it.
+   */
+  | { type: 'store_final'; sessionId: string; seq: number; segment: TranscriptSegment; provisional: boolean }
   /** `drained` once every final handed over so far is stored (and sent). */
   | { type: 'drain_finals' }
-  | { type: 'record_end'; sessionId: string; reason: RealtimeEndReason; transcribedMs: number }
-  | { type: 'record_interruption'; sessionId: string; transcribedMs: number }
+  | {
+      type: 'record_end';
+      sessionId: string;
+      reason: RealtimeEndReason;
+      transcribedMs: number;
+      committedMs: readonly number[];
+    }
+  | { type: 'record_interruption'; sessionId: string; transcribedMs: number; committedMs: readonly number[] }
   /** Checks the credential again; `credential_revoked` when it no longer authenticates. */
   | { type: 'revalidate' }
   | { type: 'log'; level: 'info' | 'error'; message: string; fields: Record<string, unknown> }
