@@ -35,6 +35,10 @@ export interface FinalEvent {
   startMs: number;
   endMs: number;
   words?: RecognizedWord[];
+  /** The voice a diarizing engine heard (`S1`, `S2`…); absent when it tells voices apart no more than the channel does. */
+  speakerLabel?: string;
+  /** The role a diarizing engine gave that voice; absent when it does not judge roles. */
+  speaker?: 'clinician' | 'patient' | 'unknown';
 }
 
 /** Stable codes a caller may branch on. */

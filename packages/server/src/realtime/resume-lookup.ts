@@ -11,7 +11,7 @@ import { hashSecret } from '../auth/secrets.js';
 import type { Clock } from '../clock.js';
 import type { ResumePoint } from './session-machine/index.js';
 import type { RealtimeStore } from './session-records.js';
-import { resumeRefusal, segmentOfRow } from './stored-session.js';
+import { readSegments, resumeRefusal } from './stored-session.js';
 
 /** The same words for an unknown session, another project's, and a wrong token: none says which. */
 const REFUSED = 'No resumable session has this sessionId and resumeToken for this project and environment.';
@@ -83,7 +83,7 @@ export class ResumeLookup {
       resumeToken: resume.resumeToken,
       createdAt: row.created_at,
       transcribedMs: row.audio_ms,
-      replay: (await segments.listAfter(sessionId, afterSeq)).map(segmentOfRow),
+      replay: (await readSegments(this.deps.store, sessionId, afterSeq)).segments,
       lastSeq,
       lastAckedAudioMs: resume.lastAckedAudioMs,
     };

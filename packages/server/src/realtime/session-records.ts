@@ -10,12 +10,14 @@ import type {
   RealtimeSessionsRepository,
   TranscriptSegmentsRepository,
 } from '../store/realtime-sessions.js';
+import type { TranscriptCorrectionsRepository } from '../store/transcript-corrections.js';
 import type { Identity } from './session-machine/index.js';
 
-/** Where sessions and their segments are stored. */
+/** Where sessions, their segments and the clinician's corrections of them are stored. */
 export interface RealtimeStore {
   sessions: RealtimeSessionsRepository;
   segments: TranscriptSegmentsRepository;
+  corrections: TranscriptCorrectionsRepository;
 }
 
 export class SessionRecords {

@@ -38,6 +38,7 @@ function segment(sessionId: string, seq: number, overrides: Partial<TranscriptSe
     end_ms: seq * 1000 + 800,
     channel: 0,
     speaker: 'unknown',
+    speaker_label: null,
     words: JSON.stringify([{ word: 'utterance', startMs: seq * 1000, endMs: seq * 1000 + 400 }]),
     created_at: T0 + seq,
     ...overrides,

@@ -2,6 +2,7 @@ import { parseRealtimeClientMessage, type RealtimeServerEvent, type TranscriptSe
 import { describe, expect, it } from 'vitest';
 
 import type { RecognizerErrorCode, RecognizerStream } from '../../asr/recognizer.js';
+import { withDisplay } from '../segment-view.js';
 import { initialSession, transition } from './index.js';
 import type {
   ResumePoint,
@@ -354,14 +355,14 @@ describe('the session machine: start with resume', () => {
     lastAckedAudioMs: 1200,
     lastSegmentId: 'seg_000002',
   };
-  const replayed: TranscriptSegment = {
+  const replayed: TranscriptSegment = withDisplay({
     id: 'seg_000003',
     text: 'go forward',
     startMs: 900,
     endMs: 1400,
     channel: 0,
     speaker: 'unknown',
-  };
+  });
   const point: ResumePoint = {
     resumeToken: 'rsm_stored',
     createdAt: T0 - 120_000,
@@ -587,10 +588,16 @@ describe('the session machine: streaming', () => {
         segment: {
           id: 'seg_000001',
           text: 'it hurts',
+          display: 'It hurts.',
+          displayTokens: [
+            { text: 'It', wordStart: 0, wordEnd: 1 },
+            { text: 'hurts.', wordStart: 1, wordEnd: 2 },
+          ],
           startMs: 100,
           endMs: 900,
           channel: 1,
           speaker: 'patient',
+          speakerLabel: 'S2',
           words: [{ word: 'it', startMs: 100, endMs: 300, confidence: 0.9 }],
         },
       },
@@ -598,10 +605,39 @@ describe('the session machine: streaming', () => {
         type: 'store_final',
         sessionId: 'rts_own',
         seq: 2,
-        segment: { id: 'seg_000002', text: 'go forward', startMs: 200, endMs: 1000, channel: 0, speaker: 'clinician' },
+        segment: {
+          id: 'seg_000002',
+          text: 'go forward',
+          display: 'Go forward.',
+          displayTokens: [
+            { text: 'Go', wordStart: 0, wordEnd: 1 },
+            { text: 'forward.', wordStart: 1, wordEnd: 2 },
+          ],
+          startMs: 200,
+          endMs: 1000,
+          channel: 0,
+          speaker: 'clinician',
+          speakerLabel: 'S1',
+        },
       },
     ]);
     expect(state).toMatchObject({ streaming: { segments: 2, lastFinalEndMs: [1000, 900] } });
+  });
+
+  it('takes the voice and role a diarizing engine gave a final, else the channel’s, and none on one channel', () => {
+    const segments = (channels: 1 | 2, finalEvent: Extract<SessionEvent, { type: 'recognizer_final' }>['final']) =>
+      run(
+        [{ type: 'recognizer_final', channel: 0, final: finalEvent }],
+        streaming({ audio: { ...START.audio, channels } }, CONFIG, channels === 2 ? [STREAM, OTHER_STREAM] : [STREAM]),
+      ).commands.flatMap((command) =>
+        command.type === 'store_final' ? [[command.segment.speaker, command.segment.speakerLabel]] : [],
+      );
+    const heard = { text: 'do you smoke', startMs: 0, endMs: 900 };
+    expect(segments(1, heard)).toEqual([['unknown', undefined]]);
+    expect(segments(1, { ...heard, speakerLabel: 'S2', speaker: 'patient' })).toEqual([['patient', 'S2']]);
+    expect(segments(1, { ...heard, speakerLabel: 'S3' })).toEqual([['unknown', 'S3']]);
+    expect(segments(2, heard)).toEqual([['clinician', 'S1']]);
+    expect(segments(2, { ...heard, speakerLabel: 'S2', speaker: 'patient' })).toEqual([['patient', 'S2']]);
   });
 
   it('warns ahead of the session limit and ends at it with session_limit and 4001', () => {

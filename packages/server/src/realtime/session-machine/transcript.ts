@@ -1,12 +1,22 @@
 import { segmentId, type TranscriptSegment } from '@chartwright/protocol';
 
 import type { FinalEvent } from '../../asr/recognizer.js';
+import { withDisplay } from '../segment-view.js';
 import type { SessionCommand, Transcript } from './types.js';
 
-/** Two channels are two speakers, clinician first; one channel could be anyone. */
-function speakerOf(channels: number, channel: number): TranscriptSegment['speaker'] {
-  if (channels !== 2) return 'unknown';
-  return channel === 0 ? 'clinician' : 'patient';
+/**
+ * Who said a final: the voice and role a diarizing engine gave it, else its channel's — two
+ * channels are two speakers, clinician first (`S1`) and patient (`S2`); one channel could be anyone.
+ */
+function speakerOf(
+  channels: number,
+  channel: number,
+  final: FinalEvent,
+): Pick<TranscriptSegment, 'speaker' | 'speakerLabel'> {
+  const stereo = channels === 2;
+  const speakerLabel = final.speakerLabel ?? (stereo ? `S${channel + 1}` : undefined);
+  const speaker = final.speaker ?? (stereo ? (channel === 0 ? 'clinician' : 'patient') : 'unknown');
+  return speakerLabel === undefined ? { speaker } : { speaker, speakerLabel };
 }
 
 /**
@@ -22,13 +32,13 @@ export function addFinal(
   if (final.text.trim() === '') return undefined;
   const seq = transcript.segments + 1;
   const offset = transcript.streamOffsetMs;
-  const segment: TranscriptSegment = {
+  const segment: TranscriptSegment = withDisplay({
     id: segmentId(seq),
     text: final.text,
     startMs: offset + final.startMs,
     endMs: offset + final.endMs,
     channel,
-    speaker: speakerOf(transcript.format.channels, channel),
+    ...speakerOf(transcript.format.channels, channel, final),
     ...(final.words === undefined
       ? {}
       : {
@@ -39,7 +49,7 @@ export function addFinal(
             ...(word.confidence === undefined ? {} : { confidence: word.confidence }),
           })),
         }),
-  };
+  });
   const lastFinalEndMs = [...transcript.lastFinalEndMs];
   lastFinalEndMs[channel] = segment.endMs;
   return {

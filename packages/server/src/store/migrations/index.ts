@@ -9,6 +9,7 @@ import { widgetEncounterRecords } from './0006-widget-encounter-records.js';
 import { encounterNoteTemplate } from './0007-encounter-note-template.js';
 import { noteFacts } from './0008-note-facts.js';
 import { clinicianProfileDocumentRevisions } from './0009-clinician-profile-document-revisions.js';
+import { transcriptReview } from './0010-transcript-review.js';
 
 /**
  * Migrations in the order they apply. Names sort lexically, so they carry a zero-padded number;
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0007-encounter-note-template': encounterNoteTemplate,
   '0008-note-facts': noteFacts,
   '0009-clinician-profile-document-revisions': clinicianProfileDocumentRevisions,
+  '0010-transcript-review': transcriptReview,
 };
 
 /** Every migration's name, in the order they apply. */
