@@ -77,7 +77,16 @@ export const ERROR_CODES = Object.freeze({
   ),
   realtime_session_not_found: code(
     'not_found_error',
-    'No realtime session with this id exists for this project environment (or it passed its retention).',
+    'No realtime session with this id exists for this project environment, or for this widget encounter (or it passed its retention).',
+  ),
+  transcript_segment_not_found: code(
+    'not_found_error',
+    'No segment with this id was stored in the realtime session (or it passed its retention).',
+  ),
+  speaker_label_not_found: code('not_found_error', 'No segment of the realtime session has this speaker label.'),
+  speaker_role_unknown: code(
+    'conflict_error',
+    'The speaker label is neither the clinician nor the patient, so there is no role to swap; correct its segments instead.',
   ),
   realtime_session_active: code(
     'conflict_error',
@@ -106,7 +115,7 @@ export const ERROR_CODES = Object.freeze({
   ),
   revision_conflict: code(
     'conflict_error',
-    'The note or document changed since the revision the edits were made on; reload it and edit again.',
+    'The note, document or transcript segment changed since the revision the edits were made on; reload it and edit again.',
   ),
   document_not_found: code(
     'not_found_error',

@@ -67,7 +67,11 @@ export async function widgetApiArea(app: FastifyInstance, { config, services }: 
   await app.register((iframe, _options, done) => {
     const widget = guardedArea(iframe, widgetTokenGuard(services.widgetSessions));
     widgetSessionRoutes(widget, services.widgetSessions);
-    encounterRoutes(widget, { encounters: services.encounters, notes: services.encounterNotes });
+    encounterRoutes(widget, {
+      encounters: services.encounters,
+      notes: services.encounterNotes,
+      corrections: services.transcriptCorrections,
+    });
     documentRoutes(widget, services.documents);
     done();
   });

@@ -10,6 +10,7 @@ import { EncounterDocumentService } from './encounters/documents/document-servic
 import { PdfLinks } from './encounters/documents/pdf-links.js';
 import { EncounterNoteService } from './encounters/encounter-notes.js';
 import { EncounterService } from './encounters/encounter-service.js';
+import { TranscriptCorrectionService } from './encounters/transcript-corrections.js';
 import { EncounterTranscripts } from './encounters/transcripts.js';
 import { noteProducer } from './notes/engines/select.js';
 import { NoteService } from './notes/note-service.js';
@@ -54,6 +55,7 @@ export interface Services {
   widgetSessions: WidgetSessionService;
   encounters: EncounterService;
   encounterNotes: EncounterNoteService;
+  transcriptCorrections: TranscriptCorrectionService;
   documents: EncounterDocumentService;
 }
 
@@ -75,7 +77,11 @@ export async function createServices(config: Config, deps: AppDependencies): Pro
     config.notes.retentionDays * DAY_MS,
   );
   const recognizer = deps.recognizer ?? UNCONFIGURED_RECOGNIZER;
-  const realtimeStore = { sessions: repositories.realtimeSessions, segments: repositories.transcriptSegments };
+  const realtimeStore = {
+    sessions: repositories.realtimeSessions,
+    segments: repositories.transcriptSegments,
+    corrections: repositories.transcriptCorrections,
+  };
   const realtime = new RealtimeService({
     recognizer,
     clock,
@@ -114,7 +120,7 @@ async function encounterServices(
     notes: NoteService;
     realtimeArchive: RealtimeSessionArchive;
   },
-): Promise<Pick<Services, 'encounters' | 'encounterNotes' | 'documents'>> {
+): Promise<Pick<Services, 'encounters' | 'encounterNotes' | 'transcriptCorrections' | 'documents'>> {
   const { repositories } = shared;
   // A widget encounter's notes, documents and PDFs are kept as long as notes are (NOTES_RETENTION_DAYS).
   const retentionMs = config.notes.retentionDays * DAY_MS;
@@ -143,5 +149,10 @@ async function encounterServices(
     documents,
     retentionMs,
   });
-  return { encounters, encounterNotes, documents };
+  const transcriptCorrections = new TranscriptCorrectionService({
+    repositories,
+    clock: deps.clock,
+    archive: shared.realtimeArchive,
+  });
+  return { encounters, encounterNotes, transcriptCorrections, documents };
 }

@@ -95,8 +95,10 @@ export async function storeRealtimeSession(
   partnerId: string,
   encounterId: string | null,
   segments: readonly (readonly [TranscriptSegmentRow['speaker'], string])[],
-  options: { id: string; createdAt?: number; endReason?: string } = { id: 'rts_stored' },
+  options: { id: string; createdAt?: number; endReason?: string; stereo?: boolean } = { id: 'rts_stored' },
 ): Promise<void> {
+  // Two channels, as a two-microphone recording: the clinician on the first (S1), everyone else on the second (S2).
+  const stereo = options.stereo ?? false;
   const at = options.createdAt ?? h.clock.now();
   await h.repositories.realtimeSessions.insert({
     id: options.id,
@@ -107,7 +109,7 @@ export async function storeRealtimeSession(
     partner_id: partnerId,
     encounter_id: encounterId,
     resume_token_hash: `hash-${options.id}`,
-    audio_format: JSON.stringify({ encoding: 'pcm_s16le', sampleRate: 16000, channels: 1 }),
+    audio_format: JSON.stringify({ encoding: 'pcm_s16le', sampleRate: 16000, channels: stereo ? 2 : 1 }),
     language: 'en-US',
     created_at: at,
     last_seen_at: at,
@@ -124,8 +126,9 @@ export async function storeRealtimeSession(
       text,
       start_ms: index * 2000,
       end_ms: index * 2000 + 1800,
-      channel: 0,
+      channel: stereo && speaker !== 'clinician' ? 1 : 0,
       speaker,
+      speaker_label: stereo ? (speaker === 'clinician' ? 'S1' : 'S2') : null,
       words: null,
       provisional: 0,
       created_at: at,

@@ -90,21 +90,66 @@ export const transcriptWordSchema = z.object({
     ),
 });
 
+/** Who said a segment: a role, not a person; `unknown` when nothing tells. */
+export const TRANSCRIPT_SPEAKERS = ['clinician', 'patient', 'unknown'] as const;
+export type TranscriptSpeaker = (typeof TRANSCRIPT_SPEAKERS)[number];
+
+export const displayTokenSchema = z.object({
+  text: z.string(),
+  wordStart: z.int().min(0),
+  wordEnd: z.int().min(0),
+});
+export type DisplayToken = z.infer<typeof displayTokenSchema>;
+
+export const transcriptSegmentOriginalSchema = z.object({
+  text: z.string(),
+  speaker: z.enum(TRANSCRIPT_SPEAKERS),
+  words: z.array(transcriptWordSchema).optional(),
+});
+
 export const transcriptSegmentSchema = z.object({
   /** Stable and sortable: safe to de-duplicate and order by. */
   id: z.string(),
-  text: z.string(),
+  text: z
+    .string()
+    .describe(
+      'What was said, as recognised (lower case and unpunctuated with PocketSphinx) or as the clinician corrected it (`revision`).',
+    ),
+  display: z
+    .string()
+    .describe(
+      '`text` as a clinician reads it: sentence case, terminal punctuation (`?` for questions), numbers and units in chart form (10 mg, 120/80, 98.6), clinical casing (eGFR, HbA1c, MRI), "I". Derived from `text`, the same every time.',
+    ),
+  displayTokens: z
+    .array(displayTokenSchema)
+    .describe(
+      '`display` split at its spaces, each token with the words of `text` (split at whitespace) it came from: `wordStart` up to, not including, `wordEnd`. When `words` has one entry per word of `text` (always with PocketSphinx), the same indexes point into `words`, e.g. to mark the words the recognizer was unsure of.',
+    ),
   startMs: z.number().describe('From the first audio sample of the session.'),
   endMs: z.number(),
   channel: z.int().min(0).describe('0, or 0/1 for two-channel audio.'),
   speaker: z
-    .enum(['clinician', 'patient', 'unknown'])
-    .describe('The role: from the channel for two-channel audio, else from who asks the questions.'),
+    .enum(TRANSCRIPT_SPEAKERS)
+    .describe(
+      'The role: from the channel (two channels: 0 clinician, 1 patient) or, for one channel, from who asks the questions, as the session’s role swaps and the clinician’s corrections leave it.',
+    ),
   speakerLabel: z
     .string()
     .optional()
-    .describe('The voice (S1, S2, … in order of appearance); absent when the recognizer cannot tell voices apart.'),
+    .describe(
+      'Which voice: `S1`, `S2`… (a channel, or a voice the diarizer found, in order of appearance); absent when unknown.',
+    ),
   words: z.array(transcriptWordSchema).optional(),
+  revision: z
+    .int()
+    .min(1)
+    .optional()
+    .describe('The clinician’s latest correction of this segment (1, 2…); absent while it is as recognised.'),
+  original: transcriptSegmentOriginalSchema
+    .optional()
+    .describe(
+      'With `revision`: the segment as recognised. `words` then stays here alone when the text was corrected, since they no longer describe it.',
+    ),
 });
 export type TranscriptSegment = z.infer<typeof transcriptSegmentSchema>;
 

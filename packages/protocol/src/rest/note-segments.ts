@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { CLINICAL_WEIGHTS } from '../realtime/messages.js';
+import { CLINICAL_WEIGHTS, displayTokenSchema, transcriptSegmentOriginalSchema } from '../realtime/messages.js';
 import { componentRegistry } from './registry.js';
 
 /**
@@ -39,7 +39,6 @@ export const noteSegmentSchema = z
     startMs: z.number().optional(),
     endMs: z.number().optional(),
     channel: z.int().min(0).optional(),
-    speakerLabel: z.string().optional().describe('The realtime voice label (S1, S2…); ignored: `speaker` decides.'),
     speaker: z
       .enum(NOTE_SEGMENT_SPEAKERS)
       .optional()
@@ -48,6 +47,12 @@ export const noteSegmentSchema = z
       .array(noteSegmentWordSchema)
       .optional()
       .describe('The recognizer’s words with their confidence; low-confidence clinical words are flagged.'),
+    // A `final` segment is accepted as it arrived: what is only for reading it is ignored.
+    display: z.string().optional().describe('Ignored: the note reads `text`.'),
+    displayTokens: z.array(displayTokenSchema).optional().describe('Ignored.'),
+    speakerLabel: z.string().optional().describe('Ignored: `speaker` says who spoke.'),
+    revision: z.int().min(1).optional().describe('Ignored: `text` and `speaker` are the corrected ones.'),
+    original: transcriptSegmentOriginalSchema.optional().describe('Ignored.'),
   })
   .register(componentRegistry, { id: 'NoteSegment' });
 export type NoteSegment = z.output<typeof noteSegmentSchema>;

@@ -70,6 +70,25 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('documents the transcript of issue 15: display text, labels and corrections out, the correction routes in', () => {
+    const schemas = (document as unknown as { components: { schemas: Record<string, { properties?: object }> } })
+      .components.schemas;
+    const session = schemas['RealtimeSession']?.properties as {
+      segments: { items: { properties: object; required: string[] } };
+    };
+    expect(Object.keys(session)).toContain('speakerRoles');
+    expect(Object.keys(session.segments.items.properties)).toEqual(
+      expect.arrayContaining(['display', 'displayTokens', 'speakerLabel', 'revision', 'original']),
+    );
+    expect(session.segments.items.required).toEqual(expect.arrayContaining(['display', 'displayTokens']));
+    const operations = Object.values(document.paths).flatMap((path) =>
+      Object.values(path).map((operation) => (operation as { operationId?: string }).operationId),
+    );
+    expect(operations).toEqual(expect.arrayContaining(['correctWidgetTranscriptSegment', 'swapWidgetSpeakerRoles']));
+    for (const id of ['CorrectTranscriptSegmentRequest', 'SwapSpeakerRolesRequest'])
+      expect(schemas[id], id).toBeDefined();
+  });
+
   it('describes the errors of the widget API in the widget envelope, and the rest in the error body', () => {
     for (const spec of REST_ENDPOINTS) {
       const errors = Object.entries(operationOf(spec)?.responses ?? {}).filter(([status]) => Number(status) >= 400);

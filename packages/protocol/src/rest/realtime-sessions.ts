@@ -23,7 +23,14 @@ export const realtimeSessionSchema = z
     endedAt: z.string().nullable(),
     expiresAt: z.string().describe('ISO 8601: when the retention sweep deletes it and its transcript.'),
     text: z.string().describe('The segments’ text joined with spaces, in order.'),
-    segments: z.array(transcriptSegmentSchema).describe('Every stored `final` segment, in id order.'),
+    segments: z
+      .array(transcriptSegmentSchema)
+      .describe('Every stored `final` segment, in id order, with the clinician’s corrections and role swaps applied.'),
+    speakerRoles: z
+      .record(z.string(), z.enum(['clinician', 'patient']))
+      .describe(
+        'Speaker label → role, where the clinician swapped roles: the `speaker` of every segment with that label, later finals included (a segment’s own correction comes first). Empty when never swapped.',
+      ),
   })
   .register(componentRegistry, { id: 'RealtimeSession' });
 export type RealtimeSessionResource = z.infer<typeof realtimeSessionSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { TRANSCRIPT_SPEAKERS } from '../realtime/messages.js';
 import { normalizedEnum } from '../widget/fields.js';
 import { WIDGET_DOCUMENT_TYPES } from '../widget/widget-messages.js';
 import { noteSegmentsSchema, oneTranscript } from './note-segments.js';
@@ -26,6 +27,9 @@ export const WIDGET_ENCOUNTER_LIMITS = Object.freeze({
   fieldValueMaxLength: 5000,
   recipientMaxLength: 300,
   clinicianNameMaxLength: 200,
+  /** A transcript segment as the clinician corrects it: an utterance, a few seconds of speech. */
+  segmentTextMaxLength: 5000,
+  speakerLabelMaxLength: 64,
 } as const);
 
 const revisionSchema = z.int().min(1).describe('Starts at 1; every saved edit adds 1.');
@@ -79,6 +83,54 @@ export const widgetTranscriptSchema = z
   })
   .register(componentRegistry, { id: 'WidgetTranscript' });
 export type WidgetTranscript = z.infer<typeof widgetTranscriptSchema>;
+
+/**
+ * PUT /api/widget/encounters/{sessionId}/realtime-sessions/{realtimeSessionId}/segments/{segmentId}:
+ * the clinician's correction of a segment, stored as its next revision; the segment as recognised
+ * stays.
+ */
+export const correctTranscriptSegmentRequestSchema = z
+  .strictObject({
+    text: z
+      .string()
+      .trim()
+      .min(1)
+      .max(WIDGET_ENCOUNTER_LIMITS.segmentTextMaxLength)
+      .optional()
+      .describe('What was said, as the clinician corrects it; notes are written from it.'),
+    speaker: z
+      .enum(TRANSCRIPT_SPEAKERS)
+      .optional()
+      .describe('Who said it; for this segment it comes before the role swaps of its speaker label.'),
+  })
+  .superRefine((request, context) => {
+    if (request.text === undefined && request.speaker === undefined) {
+      context.addIssue({ code: 'custom', path: [], message: 'must change at least one of text, speaker' });
+    }
+  })
+  .register(componentRegistry, { id: 'CorrectTranscriptSegmentRequest' });
+export type CorrectTranscriptSegmentRequest = z.input<typeof correctTranscriptSegmentRequestSchema>;
+export type CorrectTranscriptSegmentParams = z.output<typeof correctTranscriptSegmentRequestSchema>;
+
+/**
+ * POST /api/widget/encounters/{sessionId}/realtime-sessions/{realtimeSessionId}/speaker-swaps: the
+ * speaker label's role is swapped with the other one (clinician ↔ patient) across the whole realtime
+ * session, its later finals included.
+ */
+export const swapSpeakerRolesRequestSchema = z
+  .strictObject({
+    speakerLabel: z
+      .string()
+      .trim()
+      .min(1)
+      .max(WIDGET_ENCOUNTER_LIMITS.speakerLabelMaxLength)
+      .describe(
+        'The label (`S1`…) whose role changes: a clinician becomes the patient and the speakers that were the patient become the clinician, or the other way round.',
+      ),
+  })
+  .register(componentRegistry, { id: 'SwapSpeakerRolesRequest' });
+export type SwapSpeakerRolesRequest = z.input<typeof swapSpeakerRolesRequestSchema>;
+export type SwapSpeakerRolesParams = z.output<typeof swapSpeakerRolesRequestSchema>;
 
 /** POST /api/widget/encounters/{sessionId}/notes. The template is the encounter's: it cannot be chosen here. */
 export const generateWidgetNoteRequestSchema = z

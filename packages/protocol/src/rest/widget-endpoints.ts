@@ -1,6 +1,8 @@
 import { z } from 'zod';
 
 import { BODY_ERRORS, type EndpointSpec } from './endpoint-spec.js';
+import { transcriptSegmentSchema } from '../realtime/messages.js';
+import { realtimeSessionSchema } from './realtime-sessions.js';
 import { realtimeTokenSchema } from './realtime-tokens.js';
 import {
   patientContextResultSchema,
@@ -14,9 +16,11 @@ import {
   widgetTokenResponseSchema,
 } from './widget-api.js';
 import {
+  correctTranscriptSegmentRequestSchema,
   createWidgetDocumentRequestSchema,
   generateWidgetNoteRequestSchema,
   recordConsentRequestSchema,
+  swapSpeakerRolesRequestSchema,
   updateWidgetDocumentRequestSchema,
   updateWidgetNoteRequestSchema,
   widgetConsentSchema,
@@ -161,6 +165,50 @@ export const WIDGET_ENDPOINTS = [
     errorEnvelope: 'widget',
     success: { status: 200, description: 'The transcript.', schema: widgetTranscriptSchema },
     errors: ['encounter_not_found'],
+  },
+  {
+    method: 'PUT',
+    path: '/api/widget/encounters/{sessionId}/realtime-sessions/{realtimeSessionId}/segments/{segmentId}',
+    operationId: 'correctWidgetTranscriptSegment',
+    summary: 'Correct a transcript segment’s words or speaker (a new revision; the recognised segment is kept)',
+    tag: 'Widget',
+    auth: 'widget_token',
+    errorEnvelope: 'widget',
+    requestBody: { schema: correctTranscriptSegmentRequestSchema, required: true },
+    success: {
+      status: 200,
+      description: 'The segment as transcript reads now give it, with its revision and the original.',
+      schema: transcriptSegmentSchema,
+    },
+    errors: [
+      ...BODY_ERRORS,
+      'encounter_not_found',
+      'realtime_session_not_found',
+      'transcript_segment_not_found',
+      'revision_conflict',
+    ],
+  },
+  {
+    method: 'POST',
+    path: '/api/widget/encounters/{sessionId}/realtime-sessions/{realtimeSessionId}/speaker-swaps',
+    operationId: 'swapWidgetSpeakerRoles',
+    summary: 'Swap clinician and patient for a speaker label across a realtime session, later finals included',
+    tag: 'Widget',
+    auth: 'widget_token',
+    errorEnvelope: 'widget',
+    requestBody: { schema: swapSpeakerRolesRequestSchema, required: true },
+    success: {
+      status: 200,
+      description: 'The realtime session with its segments as they read now, and its speaker roles.',
+      schema: realtimeSessionSchema,
+    },
+    errors: [
+      ...BODY_ERRORS,
+      'encounter_not_found',
+      'realtime_session_not_found',
+      'speaker_label_not_found',
+      'speaker_role_unknown',
+    ],
   },
   {
     method: 'POST',

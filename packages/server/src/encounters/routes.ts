@@ -3,17 +3,18 @@ import { route, type Area } from '../http/route.js';
 import type { WidgetSession } from '../partners/widget-sessions.js';
 import type { EncounterNoteService } from './encounter-notes.js';
 import type { EncounterService } from './encounter-service.js';
+import type { TranscriptCorrectionService } from './transcript-corrections.js';
 
 /**
  * What the iframe does with an encounter: open or resume it, set its patient, record consent, get a
- * realtime token for its audio, read its transcript, write and edit its notes, and restore it all on
- * relaunch. The wire names the encounter `sessionId`.
+ * realtime token for its audio, read and correct its transcript, write and edit its notes, and
+ * restore it all on relaunch. The wire names the encounter `sessionId`.
  */
 export function encounterRoutes(
   widget: Area<'widget_token', WidgetSession>,
-  services: { encounters: EncounterService; notes: EncounterNoteService },
+  services: { encounters: EncounterService; notes: EncounterNoteService; corrections: TranscriptCorrectionService },
 ): void {
-  const { encounters, notes } = services;
+  const { encounters, notes, corrections } = services;
 
   route(widget, 'openWidgetEncounter', ({ principal }) => encounters.open(principal));
 
@@ -38,6 +39,22 @@ export function encounterRoutes(
   );
 
   route(widget, 'getWidgetTranscript', ({ params, principal }) => encounters.transcript(principal, params.sessionId));
+
+  route(widget, 'correctWidgetTranscriptSegment', ({ body, params, principal }) =>
+    corrections.correctSegment(
+      principal,
+      { encounterId: params.sessionId, realtimeSessionId: params.realtimeSessionId, segmentId: params.segmentId },
+      body,
+    ),
+  );
+
+  route(widget, 'swapWidgetSpeakerRoles', ({ body, params, principal }) =>
+    corrections.swapRoles(
+      principal,
+      { encounterId: params.sessionId, realtimeSessionId: params.realtimeSessionId },
+      body.speakerLabel,
+    ),
+  );
 
   route(widget, 'generateWidgetNote', ({ body, params, principal, reply }) =>
     notes.generate(principal, params.sessionId, body, abandonedSignal(reply)),

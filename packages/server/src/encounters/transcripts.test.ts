@@ -1,21 +1,24 @@
 import type { RealtimeSessionResource, TranscriptSegment } from '@chartwright/protocol';
 import { describe, expect, it } from 'vitest';
 
+import { withDisplay } from '../realtime/segment-view.js';
 import { parseConversation } from '../text/parse-conversation.js';
 import { transcriptConversation, transcriptText } from './transcripts.js';
 
 type Said = [TranscriptSegment['speaker'], string, TranscriptSegment['words']?];
 
 function session(id: string, said: readonly Said[]): RealtimeSessionResource {
-  const segments = said.map(([speaker, text, words], index): TranscriptSegment => ({
-    id: `seg_${String(index + 1).padStart(6, '0')}`,
-    text,
-    startMs: index * 1000,
-    endMs: index * 1000 + 900,
-    channel: 0,
-    speaker,
-    ...(words === undefined ? {} : { words }),
-  }));
+  const segments = said.map(([speaker, text, words], index): TranscriptSegment =>
+    withDisplay({
+      id: `seg_${String(index + 1).padStart(6, '0')}`,
+      text,
+      startMs: index * 1000,
+      endMs: index * 1000 + 900,
+      channel: 0,
+      speaker,
+      ...(words === undefined ? {} : { words }),
+    }),
+  );
   return { id, segments } as unknown as RealtimeSessionResource;
 }
 

@@ -507,15 +507,19 @@ describe.each(TEST_DIALECTS)('widget encounter records on %s', (dialect) => {
       updateWidgetNote: { sections: { plan: 'x' } },
       createWidgetDocument: { documentType: 'letter' },
       updateWidgetDocument: { title: 'x' },
+      correctWidgetTranscriptSegment: { text: 'x' },
+      swapWidgetSpeakerRoles: { speakerLabel: 'S1' },
     };
 
     async function expectRefusedEverywhere(token: string, sessionId: string, status: number, code: string) {
-      expect(encounterRoutes).toHaveLength(11);
+      expect(encounterRoutes).toHaveLength(13);
       for (const spec of encounterRoutes) {
         const url = spec.path
           .replace('{sessionId}', sessionId)
           .replace('{noteId}', 'note_x')
-          .replace('{documentId}', 'doc_x');
+          .replace('{documentId}', 'doc_x')
+          .replace('{realtimeSessionId}', 'rts_x')
+          .replace('{segmentId}', 'seg_000001');
         const response = await widgetCall(
           h,
           token,

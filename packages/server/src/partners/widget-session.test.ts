@@ -430,6 +430,7 @@ describe('widget session API', () => {
 
     async function expectRefusedEverywhere(headers: Record<string, string>, code: string): Promise<void> {
       expect(routes.map((spec) => spec.operationId).sort()).toEqual([
+        'correctWidgetTranscriptSegment',
         'createWidgetDocument',
         'createWidgetDocumentPdf',
         'createWidgetRealtimeToken',
@@ -442,6 +443,7 @@ describe('widget session API', () => {
         'openWidgetEncounter',
         'recordWidgetConsent',
         'setWidgetPatientContext',
+        'swapWidgetSpeakerRoles',
         'updateWidgetDocument',
         'updateWidgetNote',
         'updateWidgetProfile',

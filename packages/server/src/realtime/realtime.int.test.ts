@@ -386,8 +386,11 @@ describe.skipIf(missing.length > 0)('realtime WebSocket with PocketSphinx', () =
         expiresAt: new Date(h.clock.now() + h.config.realtime.retentionDays * 86_400_000).toISOString(),
         text: finals.map((segment) => segment.text).join(' '),
         segments: finals,
+        speakerRoles: {},
       });
       expect(finals[0]).toEqual(first.segment);
+      // Read back and sent alike: with the display text the recognised words read as.
+      expect(finals[0]?.display).toMatch(/^[A-Z].*[.?]$/);
 
       // Another environment of the same project, and a temporary token, cannot read it.
       const otherEnvironment = await h.request({ method: 'GET', url: path, key: h.project.liveKey });

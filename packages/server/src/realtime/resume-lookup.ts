@@ -12,7 +12,7 @@ import type { Clock } from '../clock.js';
 import type { ResumePoint } from './session-machine/index.js';
 import type { RealtimeStore } from './session-records.js';
 import { planResume } from './resume-plan.js';
-import { resumeRefusal, segmentOfRow } from './stored-session.js';
+import { readSegments, resumeRefusal } from './stored-session.js';
 
 /** The same words for an unknown session, another project's, and a wrong token: none says which. */
 const REFUSED = 'No resumable session has this sessionId and resumeToken for this project and environment.';
@@ -96,11 +96,18 @@ export class ResumeLookup {
       { lastAckedAudioMs: resume.lastAckedAudioMs, afterSeq },
       format.channels,
     );
-    const replaced = (segment: (typeof rows)[number]) => plan.provisional === 'replace' && segment.provisional === 1;
+    const replacedSeqs = new Set(
+      plan.provisional === 'replace'
+        ? rows.filter((segment) => segment.provisional === 1).map((segment) => segment.seq)
+        : [],
+    );
     return {
       resumeToken: resume.resumeToken,
       createdAt: row.created_at,
-      replay: rows.filter((segment) => segment.seq > afterSeq && !replaced(segment)).map(segmentOfRow),
+      // As every read presents them (display text, corrections, swapped roles), less a replaced provisional one.
+      replay: (await readSegments(this.deps.store, sessionId, afterSeq)).segments.filter(
+        (segment) => !replacedSeqs.has(segmentSeq(segment.id) ?? 0),
+      ),
       lastSeq: plan.lastSeq,
       decodeFromMs: plan.decodeFromMs,
       provisional: plan.provisional,

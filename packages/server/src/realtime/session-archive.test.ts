@@ -20,7 +20,11 @@ describe.each(TEST_DIALECTS)('realtime sessions after the fact (%s)', (dialect) 
   beforeEach(async () => {
     h = await createHarness({ dialect, config: { realtime: { ...(await baseRealtime()), retentionDays: 7 } } });
     archive = new RealtimeSessionArchive({
-      store: { sessions: h.repositories.realtimeSessions, segments: h.repositories.transcriptSegments },
+      store: {
+        sessions: h.repositories.realtimeSessions,
+        segments: h.repositories.transcriptSegments,
+        corrections: h.repositories.transcriptCorrections,
+      },
       clock: h.clock,
       config: h.config.realtime,
       isStreaming: () => false,
@@ -66,6 +70,7 @@ describe.each(TEST_DIALECTS)('realtime sessions after the fact (%s)', (dialect) 
         end_ms: seq * 1000 + 800,
         channel: seq % 2,
         speaker: seq % 2 === 0 ? 'clinician' : 'patient',
+        speaker_label: `S${(seq % 2) + 1}`,
         words: seq === 0 ? JSON.stringify([{ word: 'good', startMs: 0, endMs: 300 }]) : null,
         provisional: 0,
         created_at: now,
@@ -99,6 +104,18 @@ describe.each(TEST_DIALECTS)('realtime sessions after the fact (%s)', (dialect) 
     ]);
     expect(session.segments[0]?.words).toEqual([{ word: 'good', startMs: 0, endMs: 300 }]);
     expect(session.segments[1]).not.toHaveProperty('words');
+    // Display text and labels are read back with every segment; nothing was corrected.
+    expect(session.segments.map((segment) => [segment.speakerLabel, segment.display])).toEqual([
+      ['S1', 'Good morning.'],
+      ['S2', ''],
+      ['S1', 'My knee hurts.'],
+    ]);
+    expect(session.segments[0]?.displayTokens).toEqual([
+      { text: 'Good', wordStart: 0, wordEnd: 1 },
+      { text: 'morning.', wordStart: 1, wordEnd: 2 },
+    ]);
+    expect(session.speakerRoles).toEqual({});
+    expect(session.segments[0]).not.toHaveProperty('revision');
   });
 
   it('says whether the session can still be resumed', async () => {
@@ -162,7 +179,11 @@ describe.each(TEST_DIALECTS)('realtime sessions after the fact (%s)', (dialect) 
   it('refuses to delete a session a socket of this instance is streaming', async () => {
     await storeSession('rts_live');
     const streaming = new RealtimeSessionArchive({
-      store: { sessions: h.repositories.realtimeSessions, segments: h.repositories.transcriptSegments },
+      store: {
+        sessions: h.repositories.realtimeSessions,
+        segments: h.repositories.transcriptSegments,
+        corrections: h.repositories.transcriptCorrections,
+      },
       clock: h.clock,
       config: h.config.realtime,
       isStreaming: (id) => id === 'rts_live',

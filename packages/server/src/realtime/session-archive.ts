@@ -10,7 +10,7 @@ import type { RealtimeConfig } from '../config/config.js';
 import { AppError } from '../errors.js';
 import type { RealtimeSessionRow } from '../store/realtime-sessions.js';
 import type { RealtimeStore } from './session-records.js';
-import { resumeRefusal, segmentOfRow } from './stored-session.js';
+import { readSegments, resumeRefusal } from './stored-session.js';
 
 const DAY_MS = 86_400_000;
 
@@ -41,8 +41,18 @@ export class RealtimeSessionArchive {
     return Promise.all(rows.map((row) => this.resourceOf(row, now)));
   }
 
+  /** One retained realtime session of a widget encounter; another encounter's is not found, as an unknown id. */
+  async retrieveForEncounter(encounterId: string, id: string): Promise<RealtimeSessionResource> {
+    const now = this.deps.clock.now();
+    const row = await this.deps.store.sessions.get(id);
+    if (row?.encounter_id !== encounterId || row.last_seen_at <= now - this.retentionMs) {
+      throw new AppError('realtime_session_not_found', `No realtime session ${id} belongs to this encounter.`);
+    }
+    return this.resourceOf(row, now);
+  }
+
   private async resourceOf(row: RealtimeSessionRow, now: number): Promise<RealtimeSessionResource> {
-    const segments = (await this.deps.store.segments.listAfter(row.id)).map(segmentOfRow);
+    const { segments, roles } = await readSegments(this.deps.store, row.id);
     const open = row.ended_at === null;
     return {
       id: row.id,
@@ -61,6 +71,7 @@ export class RealtimeSessionArchive {
         .filter((text) => text !== '')
         .join(' '),
       segments,
+      speakerRoles: Object.fromEntries(roles),
     };
   }
 

@@ -10,6 +10,7 @@ import type {
   RealtimeSessionsRepository,
   TranscriptSegmentsRepository,
 } from '../store/realtime-sessions.js';
+import type { TranscriptCorrectionsRepository } from '../store/transcript-corrections.js';
 import type { Identity, ProvisionalSegments } from './session-machine/index.js';
 
 /** How far a session's audio got: transcribed to the end, and committed per channel (session ms). */
@@ -18,10 +19,11 @@ export interface Progress {
   committedMs: readonly number[];
 }
 
-/** Where sessions and their segments are stored. */
+/** Where sessions, their segments and the clinician's corrections of them are stored. */
 export interface RealtimeStore {
   sessions: RealtimeSessionsRepository;
   segments: TranscriptSegmentsRepository;
+  corrections: TranscriptCorrectionsRepository;
 }
 
 export class SessionRecords {

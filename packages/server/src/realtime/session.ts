@@ -99,6 +99,7 @@ export class RealtimeSession {
     this.#channels = new RecognizerChannels(deps.recognizer, dispatch);
     this.#finals = new TranscriptPipeline({
       segments: store.segments,
+      corrections: store.corrections,
       clock,
       logger,
       send: (event) => this.send(event),

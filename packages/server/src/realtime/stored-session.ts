@@ -4,7 +4,11 @@
  */
 import { isResumableEndReason, type TranscriptSegment } from '@chartwright/protocol';
 
+import { judgeRoles } from '../asr/diarization/speaker-roles.js';
 import type { RealtimeSessionRow, TranscriptSegmentRow } from '../store/realtime-sessions.js';
+import type { TranscriptSegmentRevisionRow } from '../store/transcript-corrections.js';
+import { correctedSegment, withDisplay, type SegmentCorrection, type SpeakerRoles } from './segment-view.js';
+import type { RealtimeStore } from './session-records.js';
 
 /** A session that lost its socket (or ended resumably) may be resumed this long after its last activity. */
 export const RESUME_WINDOW_MS = 10 * 60_000;
@@ -23,14 +27,44 @@ export function resumeRefusal(row: RealtimeSessionRow, now: number, maxSessionSe
   return undefined;
 }
 
+/** A stored segment as it was recognised, with its display text. */
 export function segmentOfRow(row: TranscriptSegmentRow): TranscriptSegment {
-  return {
+  return withDisplay({
     id: row.id,
     text: row.text,
     startMs: row.start_ms,
     endMs: row.end_ms,
     channel: row.channel,
     speaker: row.speaker,
+    ...(row.speaker_label === null ? {} : { speakerLabel: row.speaker_label }),
     ...(row.words === null ? {} : { words: JSON.parse(row.words) as NonNullable<TranscriptSegment['words']> }),
-  };
+  });
+}
+
+export function correctionOfRow(row: TranscriptSegmentRevisionRow): SegmentCorrection {
+  return { revision: row.revision, text: row.text, speaker: row.speaker };
+}
+
+/** The session's stored segments after `afterSeq` (0: all), as they read now, and its swapped roles. */
+export async function readSegments(
+  store: RealtimeStore,
+  sessionId: string,
+  afterSeq = 0,
+): Promise<{ segments: TranscriptSegment[]; roles: SpeakerRoles }> {
+  const [rows, revisions, roles] = await Promise.all([
+    store.segments.listAfter(sessionId),
+    store.corrections.latestRevisions(sessionId),
+    store.corrections.roles(sessionId),
+  ]);
+  // One channel: the roles the diarizer gave each final as it came out, judged again with the
+  // whole session (asr/diarization/speaker-roles.ts). Two channels keep their channels' roles.
+  const recognised = rows.map(segmentOfRow);
+  const judged = rows.every((row) => row.channel === 0) ? judgeRoles(recognised) : recognised;
+  const segments = rows.flatMap((row, index) => {
+    if (row.seq <= afterSeq) return [];
+    const revision = revisions.get(row.seq);
+    const segment = judged[index] ?? segmentOfRow(row);
+    return [correctedSegment(segment, roles, revision === undefined ? undefined : correctionOfRow(revision))];
+  });
+  return { segments, roles };
 }

@@ -4,17 +4,35 @@ import { describe, expect, it } from 'vitest';
 
 import { ManualClock } from '../clock.js';
 import type { TranscriptSegmentRow, TranscriptSegmentsRepository } from '../store/realtime-sessions.js';
+import type { TranscriptCorrectionsRepository } from '../store/transcript-corrections.js';
 import { LogCapture } from '@chartwright/testing/harness.js';
+import { createRepositories } from '../store/repositories.js';
+import { openTestDatabase } from '@chartwright/testing/databases.js';
+import { withDisplay } from './segment-view.js';
 import { TranscriptPipeline } from './transcript-pipeline.js';
 
-const segment = (seq: number, text = 'go forward'): TranscriptSegment => ({
-  id: `seg_00000${seq}`,
-  text,
-  startMs: 0,
-  endMs: 500,
-  channel: 0,
-  speaker: 'unknown',
-});
+const segment = (seq: number, text = 'go forward'): TranscriptSegment =>
+  withDisplay({ id: `seg_00000${seq}`, text, startMs: 0, endMs: 500, channel: 0, speaker: 'unknown' });
+
+/** No roles swapped: finals go out as recognised. */
+const noCorrections = { roles: () => Promise.resolve(new Map()) } as unknown as TranscriptCorrectionsRepository;
+
+const SESSION_ROW = {
+  project_id: 'proj_1',
+  environment: 'test',
+  credential_kind: 'api_key',
+  api_key_id: null,
+  partner_id: null,
+  encounter_id: null,
+  audio_format: JSON.stringify({ encoding: 'pcm_s16le', sampleRate: 16000, channels: 2 }),
+  language: 'en-US',
+  created_at: 1,
+  last_seen_at: 1,
+  ended_at: null,
+  end_reason: null,
+  audio_ms: 0,
+  committed_ms: null,
+} as const;
 
 /** A segments table whose inserts wait until released, and fail when told to. */
 function slowSegments(failing: ReadonlySet<number> = new Set()) {
@@ -48,6 +66,7 @@ function pipeline(segments: TranscriptSegmentsRepository) {
   const stored: number[] = [];
   const finals = new TranscriptPipeline({
     segments,
+    corrections: noCorrections,
     clock: new ManualClock(),
     logger: pino({ level: 'info' }, logs),
     send: (event) => sent.push(event),
@@ -115,5 +134,42 @@ describe('TranscriptPipeline', () => {
     await table.release();
     await draining;
     expect(sent).toHaveLength(2);
+  });
+
+  it('stores a final as recognised and sends it with the role the clinician swapped for its voice', async () => {
+    const opened = await openTestDatabase('sqlite');
+    try {
+      const repositories = createRepositories(opened.database);
+      await repositories.projects.insert({ id: 'proj_1', name: 'Clinic', created_at: 1 });
+      await repositories.realtimeSessions.insert({ ...SESSION_ROW, id: 'rts_1', resume_token_hash: 'hash-1' });
+      await repositories.transcriptCorrections.setRoles([
+        { session_id: 'rts_1', speaker_label: 'S1', speaker: 'patient', clinician_id: 'cln_1', updated_at: 1 },
+      ]);
+      const sent: RealtimeServerEvent[] = [];
+      const finals = new TranscriptPipeline({
+        segments: repositories.transcriptSegments,
+        corrections: repositories.transcriptCorrections,
+        clock: new ManualClock(),
+        logger: pino({ level: 'silent' }),
+        send: (event) => sent.push(event),
+        failed: () => undefined,
+        stored: () => undefined,
+      });
+      const said = withDisplay({ ...segment(1), speaker: 'clinician', speakerLabel: 'S1' });
+      finals.add('rts_1', 1, said, false);
+      finals.add('rts_1', 2, withDisplay({ ...segment(2), channel: 1, speaker: 'patient', speakerLabel: 'S2' }), false);
+      await finals.drained();
+      expect(sent).toEqual([
+        { type: 'final', segment: { ...said, speaker: 'patient' } },
+        { type: 'final', segment: expect.objectContaining({ speaker: 'patient', speakerLabel: 'S2' }) as unknown },
+      ]);
+      const stored = await repositories.transcriptSegments.listAfter('rts_1');
+      expect(stored.map((row) => [row.speaker, row.speaker_label])).toEqual([
+        ['clinician', 'S1'],
+        ['patient', 'S2'],
+      ]);
+    } finally {
+      await opened.dispose();
+    }
   });
 });

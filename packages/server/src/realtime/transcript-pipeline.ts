@@ -3,11 +3,15 @@ import type { FastifyBaseLogger } from 'fastify';
 
 import type { Clock } from '../clock.js';
 import type { TranscriptSegmentsRepository } from '../store/realtime-sessions.js';
+import type { TranscriptCorrectionsRepository } from '../store/transcript-corrections.js';
+import { correctedSegment } from './segment-view.js';
 
 /**
  * Durability: a final is sent only once it is stored. Finals are stored, then sent, one after
  * another in the order the recognizer produced them; after one could not be stored, nothing more
  * is stored or sent (the client resumes from the last one it got). Transcripts are stored, never logged.
+ * A final is stored as recognised and sent as every read presents it: with the roles the clinician
+ * swapped for its speaker label earlier in the session.
  */
 export class TranscriptPipeline {
   #chain: Promise<void> = Promise.resolve();
@@ -16,6 +20,7 @@ export class TranscriptPipeline {
   constructor(
     private readonly deps: {
       segments: TranscriptSegmentsRepository;
+      corrections: TranscriptCorrectionsRepository;
       clock: Clock;
       logger: FastifyBaseLogger;
       send: (event: RealtimeServerEvent) => void;
@@ -47,6 +52,7 @@ export class TranscriptPipeline {
     provisional: boolean,
   ): Promise<void> {
     if (this.#failed) return;
+    let sent: TranscriptSegment;
     try {
       await this.deps.segments.insert({
         session_id: sessionId,
@@ -57,17 +63,19 @@ export class TranscriptPipeline {
         end_ms: segment.endMs,
         channel: segment.channel,
         speaker: segment.speaker,
+        speaker_label: segment.speakerLabel ?? null,
         words: segment.words === undefined ? null : JSON.stringify(segment.words),
         provisional: provisional ? 1 : 0,
         created_at: this.deps.clock.now(),
       });
+      sent = correctedSegment(segment, await this.deps.corrections.roles(sessionId), undefined);
     } catch (error) {
       this.#failed = true;
       this.deps.logger.error({ err: error, sessionId, segmentId: segment.id }, 'realtime segment not stored');
       this.deps.failed();
       return;
     }
-    if (!provisional) this.deps.send({ type: 'final', segment });
+    if (!provisional) this.deps.send({ type: 'final', segment: sent });
     this.deps.stored(seq);
   }
 }

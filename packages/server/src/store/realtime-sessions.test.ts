@@ -39,6 +39,7 @@ function segment(sessionId: string, seq: number, overrides: Partial<TranscriptSe
     end_ms: seq * 1000 + 800,
     channel: 0,
     speaker: 'unknown',
+    speaker_label: null,
     words: JSON.stringify([{ word: 'utterance', startMs: seq * 1000, endMs: seq * 1000 + 400 }]),
     provisional: 0,
     created_at: T0 + seq,

@@ -12,6 +12,7 @@ import { RealtimeSessionsRepository, TranscriptSegmentsRepository } from './real
 import { RealtimeTokensRepository } from './realtime-tokens.js';
 import { ServiceSecretsRepository } from './service-secrets.js';
 import { SigningKeysRepository } from './signing-keys.js';
+import { TranscriptCorrectionsRepository } from './transcript-corrections.js';
 
 export interface Repositories {
   projects: ProjectsRepository;
@@ -24,6 +25,7 @@ export interface Repositories {
   notes: NotesRepository;
   realtimeSessions: RealtimeSessionsRepository;
   transcriptSegments: TranscriptSegmentsRepository;
+  transcriptCorrections: TranscriptCorrectionsRepository;
   encounterConsents: EncounterConsentsRepository;
   encounterNotes: EncounterNotesRepository;
   encounterDocuments: EncounterDocumentsRepository;
@@ -42,6 +44,7 @@ export function createRepositories(database: Database): Repositories {
     notes: new NotesRepository(database.db),
     realtimeSessions: new RealtimeSessionsRepository(database.db),
     transcriptSegments: new TranscriptSegmentsRepository(database.db),
+    transcriptCorrections: new TranscriptCorrectionsRepository(database.db),
     encounterConsents: new EncounterConsentsRepository(database.db),
     encounterNotes: new EncounterNotesRepository(database.db),
     encounterDocuments: new EncounterDocumentsRepository(database.db),

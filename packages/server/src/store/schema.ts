@@ -162,6 +162,8 @@ export interface TranscriptSegmentsTable {
   end_ms: number;
   channel: number;
   speaker: 'clinician' | 'patient' | 'unknown';
+  /** `S1`, `S2`…: the channel, or the voice a diarizer found; null when unknown. */
+  speaker_label: string | null;
   /** JSON array of words with times (and confidence when the engine gives it). */
   words: string | null;
   /**
@@ -170,6 +172,32 @@ export interface TranscriptSegmentsTable {
    */
   provisional: 0 | 1;
   created_at: number;
+}
+
+/**
+ * The clinician's corrections of a segment, one row each; the segment itself stays as recognised.
+ * Each revision holds the segment's corrected text and speaker as they stand after it (null: never
+ * corrected), so the latest revision alone says how the segment reads.
+ */
+export interface TranscriptSegmentRevisionsTable {
+  session_id: string;
+  seq: number;
+  /** 1, 2…: the segment's corrections in order. */
+  revision: number;
+  text: string | null;
+  speaker: 'clinician' | 'patient' | 'unknown' | null;
+  /** The widget clinician who made it. */
+  clinician_id: string;
+  created_at: number;
+}
+
+/** Speaker label → role in a realtime session, where the clinician swapped roles. */
+export interface TranscriptSpeakerRolesTable {
+  session_id: string;
+  speaker_label: string;
+  speaker: 'clinician' | 'patient';
+  clinician_id: string;
+  updated_at: number;
 }
 
 /** The patient's consent to recording, recorded once per encounter. */
@@ -250,6 +278,8 @@ export interface DatabaseSchema {
   notes: NotesTable;
   realtime_sessions: RealtimeSessionsTable;
   transcript_segments: TranscriptSegmentsTable;
+  transcript_segment_revisions: TranscriptSegmentRevisionsTable;
+  transcript_speaker_roles: TranscriptSpeakerRolesTable;
   encounter_consents: EncounterConsentsTable;
   encounter_notes: EncounterNotesTable;
   encounter_documents: EncounterDocumentsTable;

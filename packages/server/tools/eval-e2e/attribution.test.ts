@@ -1,4 +1,5 @@
 import type { TranscriptSegment } from '@chartwright/protocol';
+import { withDisplay } from '@chartwright/server/internal/realtime/segment-view.js';
 import { describe, expect, it } from 'vitest';
 
 import type { SpokenTurn } from '../eval-asr/dialogue-audio.js';
@@ -14,16 +15,17 @@ const segment = (
   speaker: TranscriptSegment['speaker'],
   speakerLabel: string,
   times: [number, number][],
-): TranscriptSegment => ({
-  id: 'seg',
-  text: times.map(() => 'word').join(' '),
-  startMs: times[0]?.[0] ?? 0,
-  endMs: times.at(-1)?.[1] ?? 0,
-  channel: 0,
-  speaker,
-  speakerLabel,
-  words: times.map(([startMs, endMs]) => ({ word: 'word', startMs, endMs })),
-});
+): TranscriptSegment =>
+  withDisplay({
+    id: 'seg',
+    text: times.map(() => 'word').join(' '),
+    startMs: times[0]?.[0] ?? 0,
+    endMs: times.at(-1)?.[1] ?? 0,
+    channel: 0,
+    speaker,
+    speakerLabel,
+    words: times.map(([startMs, endMs]) => ({ word: 'word', startMs, endMs })),
+  });
 
 describe('scoreAttribution', () => {
   it('gives each word the turn its time falls in, the nearer turn in a pause, and checks every voice’s role', () => {

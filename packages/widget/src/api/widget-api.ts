@@ -1,10 +1,14 @@
 import type {
+  CorrectTranscriptSegmentRequest,
   CreateWidgetDocumentRequest,
   GenerateWidgetNoteRequest,
   PatientContextResult,
+  RealtimeSessionResource,
   RealtimeToken,
   RecordConsentRequest,
   SetPatientContextRequest,
+  SwapSpeakerRolesRequest,
+  TranscriptSegment,
   UpdateWidgetDocumentRequest,
   UpdateWidgetNoteRequest,
   UpdateWidgetProfileRequest,
@@ -41,6 +45,8 @@ export interface WidgetApiOptions {
 type Method = 'GET' | 'POST' | 'PUT';
 
 const encounterPath = (encounterId: string) => `/api/widget/encounters/${encodeURIComponent(encounterId)}`;
+const realtimeSessionPath = (encounterId: string, realtimeSessionId: string) =>
+  `${encounterPath(encounterId)}/realtime-sessions/${encodeURIComponent(realtimeSessionId)}`;
 
 /**
  * The session API the iframe calls (docs/widget-protocol.md § 7) with its widget token. A call
@@ -77,6 +83,23 @@ export class WidgetApi {
 
   setPatientContext(encounterId: string, context: SetPatientContextRequest): Promise<PatientContextResult> {
     return this.call('PUT', `${encounterPath(encounterId)}/patient-context`, context);
+  }
+
+  correctTranscriptSegment(
+    encounterId: string,
+    segment: { realtimeSessionId: string; segmentId: string },
+    correction: CorrectTranscriptSegmentRequest,
+  ): Promise<TranscriptSegment> {
+    const path = `${realtimeSessionPath(encounterId, segment.realtimeSessionId)}/segments/${encodeURIComponent(segment.segmentId)}`;
+    return this.call('PUT', path, correction);
+  }
+
+  swapSpeakerRoles(
+    encounterId: string,
+    realtimeSessionId: string,
+    swap: SwapSpeakerRolesRequest,
+  ): Promise<RealtimeSessionResource> {
+    return this.call('POST', `${realtimeSessionPath(encounterId, realtimeSessionId)}/speaker-swaps`, swap);
   }
 
   recordConsent(encounterId: string, consent: RecordConsentRequest): Promise<WidgetConsent> {

@@ -10,7 +10,7 @@ import { WidgetApiError } from '../api/widget-api-error.js';
 import type { ControllerContext } from './context.js';
 import { describe, whileBusy } from './notices.js';
 import { Recording, type RecordingHandlers } from './recording.js';
-import { activeEncounterOf, canRecord, workspaceOf } from './widget-state.js';
+import { activeEncounterOf, canRecord, transcriptLineOf, workspaceOf } from './widget-state.js';
 
 const MICROPHONE_NOT_ALLOWED_MESSAGE =
   'microphone: the widget’s iframe may not use the microphone; embed it with allow="microphone"';
@@ -95,7 +95,8 @@ export class RecorderController {
     const { store } = this.context;
     return {
       partial: (text) => store.dispatch({ type: 'partial', text }),
-      final: ({ id, text, speaker }) => store.dispatch({ type: 'final', line: { id, text, speaker } }),
+      final: (segment, realtimeSessionId) =>
+        store.dispatch({ type: 'final', line: transcriptLineOf(realtimeSessionId, segment) }),
       level: (level) => store.dispatch({ type: 'level', level }),
       connection: (connection) => store.dispatch({ type: 'connection', connection }),
       failed: (error) => void this.recordingFailed(error),

@@ -26,7 +26,8 @@ export interface AudioInput {
 
 export interface RecordingHandlers {
   partial: (text: string) => void;
-  final: (segment: TranscriptSegment) => void;
+  /** A final of the realtime session `realtimeSessionId`. */
+  final: (segment: TranscriptSegment, realtimeSessionId: string) => void;
   level: (level: number) => void;
   /** The socket was lost (audio is kept meanwhile) or is back. */
   connection: (state: 'online' | 'reconnecting') => void;
@@ -79,7 +80,7 @@ export class Recording {
       maxReconnectAttempts: MAX_RECONNECT_ATTEMPTS,
     });
     realtimeSession.on('partial', ({ text }) => handlers.partial(text));
-    realtimeSession.on('final', ({ segment }) => handlers.final(segment));
+    realtimeSession.on('final', ({ segment }) => handlers.final(segment, realtimeSession.sessionId));
     realtimeSession.on('reconnecting', ({ reason }) => {
       if (reason !== 'token_refresh') handlers.connection('reconnecting');
     });

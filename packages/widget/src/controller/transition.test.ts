@@ -1,4 +1,10 @@
-import type { WidgetConsent, WidgetDocument, WidgetNote, WidgetSessionInfo } from '@chartwright/protocol';
+import type {
+  TranscriptSegment,
+  WidgetConsent,
+  WidgetDocument,
+  WidgetNote,
+  WidgetSessionInfo,
+} from '@chartwright/protocol';
 import { describe, expect, it } from 'vitest';
 
 import type { PatientSummary } from './patient-summary.js';
@@ -6,6 +12,7 @@ import { transition, type WidgetEvent } from './transition.js';
 import {
   IDLE_RECORDER,
   INITIAL_STATE,
+  transcriptLineOf,
   type ActiveEncounter,
   type WidgetPhase,
   type WidgetState,
@@ -37,7 +44,19 @@ const CONSENT: WidgetConsent = {
   clinicianId: 'cln_1',
   recordedAt: '2026-01-01T00:00:00Z',
 };
-const LINE = { id: 'rts_1/seg_1', text: 'A cough for three days.', speaker: 'patient' } as const;
+const SEGMENT: TranscriptSegment = {
+  id: 'seg_000001',
+  text: 'a cough for three days',
+  display: 'A cough for 3 days.',
+  displayTokens: [],
+  startMs: 0,
+  endMs: 1200,
+  channel: 1,
+  speaker: 'patient',
+  speakerLabel: 'S2',
+};
+const LINE = transcriptLineOf('rts_1', SEGMENT);
+const OTHER_LINE = transcriptLineOf('rts_2', SEGMENT);
 // Only what the transitions read of a note and a document.
 const NOTE = {
   id: 'note_1',
@@ -410,6 +429,18 @@ describe('consent, the microphone and the recording', () => {
       withEncounter({ partial: 'a cou' }),
       { type: 'final', line: LINE },
       withEncounter({ transcript: [LINE] }),
+    ],
+    [
+      'a correction of a line of its realtime session, the same segment id of another left alone',
+      withEncounter({ transcript: [LINE, OTHER_LINE] }),
+      {
+        type: 'transcript_corrected',
+        realtimeSessionId: 'rts_1',
+        segments: [{ ...SEGMENT, speaker: 'clinician' }],
+      },
+      withEncounter({
+        transcript: [{ ...LINE, segment: { ...SEGMENT, speaker: 'clinician' } }, OTHER_LINE],
+      }),
     ],
     [
       'a final with nothing shown',

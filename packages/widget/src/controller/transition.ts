@@ -1,4 +1,5 @@
 import type {
+  TranscriptSegment,
   WidgetClinician,
   WidgetConsent,
   WidgetDocument,
@@ -60,6 +61,8 @@ export type WidgetEvent =
   | { type: 'recording_lost'; deviceLost: boolean; message: string }
   | { type: 'partial'; text: string }
   | { type: 'final'; line: TranscriptLine }
+  // The clinician's corrections: the segments as the service now presents them.
+  | { type: 'transcript_corrected'; realtimeSessionId: string; segments: readonly TranscriptSegment[] }
   | { type: 'level'; level: number }
   | { type: 'connection'; connection: RecorderState['connection'] }
   // The note and documents.
@@ -262,6 +265,17 @@ const RECORDER_HANDLERS = {
   partial: (state, { text }) => inEncounter(state, (encounter) => ({ ...encounter, partial: text })),
   final: (state, { line }) =>
     inEncounter(state, (encounter) => ({ ...encounter, partial: '', transcript: [...encounter.transcript, line] })),
+  transcript_corrected: (state, { realtimeSessionId, segments }) =>
+    inEncounter(state, (encounter) => {
+      const corrected = new Map(segments.map((segment) => [segment.id, segment]));
+      return {
+        ...encounter,
+        transcript: encounter.transcript.map((line) => {
+          const segment = line.realtimeSessionId === realtimeSessionId ? corrected.get(line.segment.id) : undefined;
+          return segment === undefined ? line : { ...line, segment };
+        }),
+      };
+    }),
   level: (state, { level }) => inRecorder(state, (recorder) => ({ ...recorder, level })),
   connection: (state, { connection }) => inRecorder(state, (recorder) => ({ ...recorder, connection })),
 } satisfies Partial<Handlers>;

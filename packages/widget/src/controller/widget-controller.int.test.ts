@@ -71,7 +71,9 @@ describe('the widget controller against the service', () => {
     const state = again.controller.store.state;
     expect(activeEncounterOf(state)?.patient?.name).toBe('Ana Example');
     expect(workspaceOf(state)?.awaitingPatient).toBe(false);
-    expect(activeEncounterOf(state)?.transcript.map((line) => line.text)).toEqual(VISIT.map(([, text]) => text));
+    expect(activeEncounterOf(state)?.transcript.map((line) => line.segment.text)).toEqual(
+      VISIT.map(([, text]) => text),
+    );
   });
 
   it('opens no encounter and says nothing of one until the patient comes without an emrSessionId', async () => {
@@ -303,7 +305,7 @@ describe.skipIf(missing.length > 0)('the widget controller recording with Pocket
     expect(workspaceOf(widget.controller.store.state)?.recorder.status).toBe('recording');
     const text = () =>
       activeEncounterOf(widget.controller.store.state)
-        ?.transcript.map((line) => line.text)
+        ?.transcript.map((line) => line.segment.text)
         .join(' ');
     await expect.poll(text, { timeout: 20_000 }).toMatch(/cough|fever|three days/);
     await widget.controller.stopRecording();
@@ -313,7 +315,7 @@ describe.skipIf(missing.length > 0)('the widget controller recording with Pocket
     const stored = await encounterOf(h, token, currentEncounterOf(widget.controller.store.state)?.encounterId ?? '');
     expect(stored.transcript.realtimeSessions).toHaveLength(1);
     expect(stored.transcript.realtimeSessions[0]?.segments.map((segment) => segment.text)).toEqual(
-      transcript.map((line) => line.text),
+      transcript.map((line) => line.segment.text),
     );
     await widget.controller.dispose();
   }, 60_000);

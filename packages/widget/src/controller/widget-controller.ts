@@ -24,12 +24,14 @@ import { summarizePatient } from './patient-summary.js';
 import { RecorderController } from './recorder-controller.js';
 import { Store } from './store.js';
 import { Timers } from './timers.js';
+import { TranscriptController } from './transcript-controller.js';
 import { transition } from './transition.js';
 import {
   INITIAL_STATE,
   activeEncounterOf,
   canRecord,
   currentEncounterOf,
+  transcriptLineOf,
   workspaceOf,
   type TranscriptLine,
   type WidgetState,
@@ -41,7 +43,7 @@ export const PATIENT_CONTEXT_WAIT_MS = 3000;
 
 function transcriptOf(state: WidgetEncounterState): TranscriptLine[] {
   return state.transcript.realtimeSessions.flatMap((realtimeSession) =>
-    realtimeSession.segments.map(({ id, text, speaker }) => ({ id: `${realtimeSession.id}/${id}`, text, speaker })),
+    realtimeSession.segments.map((segment) => transcriptLineOf(realtimeSession.id, segment)),
   );
 }
 
@@ -69,6 +71,7 @@ export class WidgetController {
   private readonly token: WidgetToken;
   private readonly recorder: RecorderController;
   private readonly note: NoteController;
+  private readonly transcript: TranscriptController;
   private readonly documents: DocumentsController;
   private host: HostLink | null = null;
   private stopListening: (() => void) | null = null;
@@ -92,6 +95,7 @@ export class WidgetController {
     this.token = new WidgetToken(context, this.timers, () => void this.expire());
     this.recorder = new RecorderController(context);
     this.note = new NoteController(context);
+    this.transcript = new TranscriptController(context);
     this.documents = new DocumentsController(context);
   }
 
@@ -295,6 +299,16 @@ export class WidgetController {
   async generateNote(): Promise<void> {
     await this.recorder.stop();
     await this.note.generate();
+  }
+
+  /** Saves the clinician's wording of a transcript line (a revision); resolves whether it was saved. */
+  correctTranscript(lineId: string, text: string): Promise<boolean> {
+    return this.transcript.correct(lineId, text);
+  }
+
+  /** Swaps clinician and patient for the line's speaker across its realtime session. */
+  swapSpeakerRoles(lineId: string): Promise<void> {
+    return this.transcript.swapRoles(lineId);
   }
 
   editNoteSection(key: string, text: string): void {

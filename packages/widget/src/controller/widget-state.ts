@@ -32,14 +32,32 @@ export type MicrophoneState = 'allowed' | 'unknown' | 'blocked_by_embedder' | 'd
 
 /** A call the clinician started that has not answered yet. */
 export type Busy =
-  'consent' | 'generating' | 'sending_note' | 'creating_document' | 'saving_profile' | `document:${string}`;
+  | 'consent'
+  | 'correcting_transcript'
+  | 'generating'
+  | 'sending_note'
+  | 'creating_document'
+  | 'saving_profile'
+  | `document:${string}`;
 
 export interface Notice {
   kind: 'error' | 'info';
   message: string;
 }
 
-export type TranscriptLine = Pick<TranscriptSegment, 'id' | 'text' | 'speaker'>;
+/** A final of the encounter as the service presents it (display text, corrections), and the realtime session it belongs to. */
+export interface TranscriptLine {
+  /** `<realtime session id>/<segment id>`: unique across the encounter's realtime sessions. */
+  id: string;
+  realtimeSessionId: string;
+  segment: TranscriptSegment;
+}
+
+export const transcriptLineOf = (realtimeSessionId: string, segment: TranscriptSegment): TranscriptLine => ({
+  id: `${realtimeSessionId}/${segment.id}`,
+  realtimeSessionId,
+  segment,
+});
 
 /** The encounter being worked on: everything in it is cleared when another is opened. */
 export interface ActiveEncounter {

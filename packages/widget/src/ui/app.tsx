@@ -85,6 +85,29 @@ interface EncounterViewProps {
   patient: PatientSummary;
 }
 
+/** The transcript, its corrections and role swaps going to the controller. */
+function TranscriptView({
+  controller,
+  encounter,
+  busy,
+}: {
+  controller: WidgetController;
+  encounter: ActiveEncounter;
+  busy: boolean;
+}) {
+  return (
+    <TranscriptPanel
+      lines={encounter.transcript}
+      partial={encounter.partial}
+      busy={busy}
+      actions={{
+        correct: (lineId, text) => controller.correctTranscript(lineId, text),
+        swap: (lineId) => void controller.swapSpeakerRoles(lineId),
+      }}
+    />
+  );
+}
+
 function EncounterView({ controller, workspace, encounter, patient }: EncounterViewProps) {
   const { busy, recorder } = workspace;
   const hasTranscript = encounter.transcript.length > 0 || recorder.status !== 'idle';
@@ -114,7 +137,7 @@ function EncounterView({ controller, workspace, encounter, patient }: EncounterV
         )}
       </div>
       <div class="column">
-        <TranscriptPanel lines={encounter.transcript} partial={encounter.partial} />
+        <TranscriptView controller={controller} encounter={encounter} busy={busy !== null} />
         <NotePanel
           note={encounter.note}
           draft={encounter.noteDraft}

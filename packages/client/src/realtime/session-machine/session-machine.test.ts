@@ -1,4 +1,4 @@
-import type { RealtimeServerEvent } from '@chartwright/protocol';
+import type { RealtimeServerEvent, TranscriptSegment } from '@chartwright/protocol';
 import { describe, expect, it } from 'vitest';
 
 import { AuthenticationError, ChartwrightError } from '../../errors.js';
@@ -6,6 +6,18 @@ import { RealtimeError } from '../errors.js';
 import type { RealtimeEndedEvent, RealtimeStartedEvent } from '../events.js';
 import { initialClient, transition } from './index.js';
 import type { ClientCommand, ClientEvent, ClientMachineConfig, ClientState, ClientTransition } from './types.js';
+
+/** A final's segment; the machine reads only its id. */
+const SEGMENT: TranscriptSegment = {
+  id: 'seg_000001',
+  text: '',
+  display: '',
+  displayTokens: [],
+  startMs: 0,
+  endMs: 1,
+  channel: 0,
+  speaker: 'unknown',
+};
 
 /**
  * The client session's transitions, as tables: a state, the events, and what the session becomes
@@ -314,8 +326,7 @@ describe('the client session machine: open', () => {
   });
 
   it('emits each final once, in the protocol’s numeric order of ids, also past seg_999999', () => {
-    const final = (id: string) =>
-      server({ type: 'final', segment: { id, text: id, startMs: 0, endMs: 1, channel: 0, speaker: 'unknown' } });
+    const final = (id: string) => server({ type: 'final', segment: { ...SEGMENT, id, text: id } });
     const { state, commands } = run(
       [final('seg_999998'), final('seg_999999'), final('seg_999999'), final('seg_1000000'), final('seg_999999')],
       open(),
@@ -533,7 +544,7 @@ describe('the client session machine: a socket closing', () => {
       server({ type: 'ack', audioMs: 1500 }),
       server({
         type: 'final',
-        segment: { id: 'seg_000002', text: 'go', startMs: 0, endMs: 1, channel: 0, speaker: 'unknown' },
+        segment: { ...SEGMENT, id: 'seg_000002', text: 'go', display: 'Go.' },
       }),
       { type: 'pause' },
       { type: 'stop' },

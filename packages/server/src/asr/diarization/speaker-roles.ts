@@ -61,7 +61,7 @@ export class SpeakerRoles {
  * final's role was judged when it came out, from what had been said by then, so the first few of a
  * visit can be wrong. Segments without a voice label keep their role.
  */
-export function judgeRoles<T extends { text: string; speaker: SpeakerRole; speakerLabel?: string }>(
+export function judgeRoles<T extends { text: string; speaker: SpeakerRole; speakerLabel?: string | undefined }>(
   segments: readonly T[],
 ): T[] {
   const roles = new SpeakerRoles();

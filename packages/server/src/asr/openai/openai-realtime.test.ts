@@ -6,6 +6,7 @@ import { createHarness, type Harness } from '@chartwright/testing/harness.js';
 import { open, realtimeUrl, type RealtimeClient } from '@chartwright/testing/realtime-client.js';
 import { concatPcm, roomNoise, SAMPLE_RATE, tone } from '@chartwright/testing/synthetic-audio.js';
 import { OpenAiRecognizer } from './index.js';
+import { withDisplay } from '../../realtime/segment-view.js';
 
 /**
  * The realtime WebSocket end to end with the OpenAI-compatible engine behind it: a client streams
@@ -89,7 +90,7 @@ describe('realtime WebSocket with the OpenAI-compatible engine', () => {
     expect((await session.closed).code).toBe(REALTIME_CLOSE_CODES.normal);
 
     expect(session.of('final').map((event) => event.segment)).toEqual([
-      {
+      withDisplay({
         id: 'seg_000001',
         text: 'My meniscus hurts.',
         startMs: 1000,
@@ -101,8 +102,15 @@ describe('realtime WebSocket with the OpenAI-compatible engine', () => {
           { word: 'meniscus', startMs: 1150, endMs: 1700 },
           { word: 'hurts', startMs: 1700, endMs: 2000 },
         ],
-      },
-      { id: 'seg_000002', text: 'Since Monday.', startMs: 3300, endMs: 4000, channel: 0, speaker: 'unknown' },
+      }),
+      withDisplay({
+        id: 'seg_000002',
+        text: 'Since Monday.',
+        startMs: 3300,
+        endMs: 4000,
+        channel: 0,
+        speaker: 'unknown',
+      }),
     ]);
     expect(session.of('partial')).toEqual([]);
     expect(fake.calls.map((call) => call.fields)).toEqual([

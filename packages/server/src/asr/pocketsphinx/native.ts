@@ -120,6 +120,21 @@ export interface PocketSphinxLibrary {
    * the streams it has meanwhile.
    */
   createDecoder(args: readonly string[]): Promise<Decoder>;
+  /**
+   * Hands the heap's free pages back to the system (glibc's malloc_trim): a freed decoder's ~40 MB
+   * otherwise stays in the worker's arenas, so a worker that once carried many streams kept their
+   * memory for good. A no-op where the C library has no malloc_trim.
+   */
+  releaseFreeMemory(): void;
+}
+
+/** glibc's malloc_trim, or null on a C library without it (musl). */
+function mallocTrim(): ((pad: number) => number) | null {
+  try {
+    return koffi.load('libc.so.6').func('int malloc_trim(size_t pad)') as (pad: number) => number;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -134,7 +149,11 @@ export function loadPocketSphinx(libraryPath: string): PocketSphinxLibrary {
     Object.entries(SIGNATURES).map(([name, signature]) => [name, lib.func(signature) as NativeFunction]),
   ) as NativeTable;
   fn.err_set_logfp(null);
+  const trim = mallocTrim();
   return {
+    releaseFreeMemory() {
+      trim?.(0);
+    },
     async createDecoder(args) {
       const config = fn.cmd_ln_parse_r(null, fn.ps_args(), args.length, args, 1);
       if (config === null) throw new Error('PocketSphinx rejected its configuration');

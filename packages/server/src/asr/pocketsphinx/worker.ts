@@ -7,7 +7,7 @@
  */
 import { Diarizer } from '../diarization/diarizer.js';
 import { NarrowbandRestorer } from '../narrowband.js';
-import { loadPocketSphinx, type Decoder } from './native.js';
+import { loadPocketSphinx, type Decoder, type PocketSphinxLibrary } from './native.js';
 import { SETTINGS_ENV, type FromWorker, type ToWorker, type WorkerSettings } from './messages.js';
 import { DecoderSession, type DecoderSessionEvent } from './decoder-session.js';
 
@@ -83,12 +83,14 @@ function fail(id: number, error: unknown): void {
 }
 
 /** The decoders' supply once the first one loaded; undefined, with the parent told why, when none can. */
-async function openSupply(settings: WorkerSettings): Promise<DecoderSupply | undefined> {
+async function openSupply(
+  settings: WorkerSettings,
+): Promise<{ supply: DecoderSupply; library: PocketSphinxLibrary } | undefined> {
   try {
     const library = loadPocketSphinx(settings.libraryPath);
     // The first spare proves the library and model load before the worker says it is ready.
     const first = await library.createDecoder(settings.decoderArgs);
-    return new DecoderSupply(() => library.createDecoder(settings.decoderArgs), first);
+    return { supply: new DecoderSupply(() => library.createDecoder(settings.decoderArgs), first), library };
   } catch (error) {
     send({ type: 'unavailable', reason: error instanceof Error ? error.message : String(error) });
     process.disconnect();
@@ -98,13 +100,17 @@ async function openSupply(settings: WorkerSettings): Promise<DecoderSupply | und
 
 async function main(): Promise<void> {
   const settings = JSON.parse(process.env[SETTINGS_ENV] ?? '{}') as WorkerSettings;
-  const supply = await openSupply(settings);
-  if (supply === undefined) return;
+  const opened = await openSupply(settings);
+  if (opened === undefined) return;
+  const { supply, library } = opened;
   const streams = new Map<number, Live>();
 
   const release = (id: number): void => {
-    streams.get(id)?.decoder.free();
+    const live = streams.get(id);
+    if (live === undefined) return;
+    live.decoder.free();
     streams.delete(id);
+    library.releaseFreeMemory();
   };
 
   const open = async (id: number, diarize: boolean): Promise<void> => {

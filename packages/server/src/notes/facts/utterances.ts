@@ -8,7 +8,7 @@ import type { FactSpeaker } from '@chartwright/protocol';
 import type { Conversation } from '../../text/conversation.js';
 import { classifyWithPhases, type Phase } from '../engines/extractive/classify.js';
 import type { Kind } from '../engines/extractive/lexicons.js';
-import { digitize } from '../engines/extractive/numbers.js';
+import { digitize } from '../../text/spoken-numbers.js';
 import { extractStatements, type Statement } from '../engines/extractive/statements.js';
 
 export type { Phase };

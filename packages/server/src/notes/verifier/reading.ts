@@ -6,7 +6,7 @@
 import type { FactPolarity } from '@chartwright/protocol';
 
 import { FRAMING_WORDS } from '../engines/extractive/lexicons.js';
-import { digitize } from '../engines/extractive/numbers.js';
+import { digitize } from '../../text/spoken-numbers.js';
 import { STOPWORDS, stem, tokenize, words } from '../engines/extractive/text.js';
 import { relationNamed } from '../facts/lexicon/relatives.js';
 import { mentionPolarity } from '../facts/polarity.js';

@@ -2,6 +2,7 @@ import { parseRealtimeClientMessage, type RealtimeServerEvent, type TranscriptSe
 import { describe, expect, it } from 'vitest';
 
 import type { RecognizerErrorCode, RecognizerStream } from '../../asr/recognizer.js';
+import { withDisplay } from '../segment-view.js';
 import { initialSession, transition } from './index.js';
 import type {
   ResumePoint,
@@ -362,14 +363,14 @@ describe('the session machine: start with resume', () => {
     lastAckedAudioMs: 1200,
     lastSegmentId: 'seg_000002',
   };
-  const replayed: TranscriptSegment = {
+  const replayed: TranscriptSegment = withDisplay({
     id: 'seg_000003',
     text: 'go forward',
     startMs: 900,
     endMs: 1400,
     channel: 0,
     speaker: 'unknown',
-  };
+  });
   const point: ResumePoint = {
     resumeToken: 'rsm_stored',
     createdAt: T0 - 120_000,
@@ -651,6 +652,11 @@ describe('the session machine: streaming', () => {
         segment: {
           id: 'seg_000001',
           text: 'it hurts',
+          display: 'It hurts.',
+          displayTokens: [
+            { text: 'It', wordStart: 0, wordEnd: 1 },
+            { text: 'hurts.', wordStart: 1, wordEnd: 2 },
+          ],
           startMs: 100,
           endMs: 900,
           channel: 1,
@@ -667,6 +673,11 @@ describe('the session machine: streaming', () => {
         segment: {
           id: 'seg_000002',
           text: 'go forward',
+          display: 'Go forward.',
+          displayTokens: [
+            { text: 'Go', wordStart: 0, wordEnd: 1 },
+            { text: 'forward.', wordStart: 1, wordEnd: 2 },
+          ],
           startMs: 200,
           endMs: 1000,
           channel: 0,
@@ -677,32 +688,6 @@ describe('the session machine: streaming', () => {
       },
     ]);
     expect(state).toMatchObject({ streaming: { segments: 2, lastFinalEndMs: [1000, 900], committedMs: [1000, 900] } });
-  });
-
-  it('gives a one-channel final the voice and role the recognizer heard, or an unknown speaker without them', () => {
-    const { commands } = run(
-      [
-        {
-          type: 'recognizer_final',
-          channel: 0,
-          final: { text: 'any fever', startMs: 0, endMs: 800, speakerLabel: 'S2', speaker: 'clinician' },
-        },
-        final('no', 900, 1200),
-      ],
-      streaming(),
-    );
-    expect(commands.map((command) => (command.type === 'store_final' ? command.segment : null))).toEqual([
-      {
-        id: 'seg_000001',
-        text: 'any fever',
-        startMs: 0,
-        endMs: 800,
-        channel: 0,
-        speaker: 'clinician',
-        speakerLabel: 'S2',
-      },
-      { id: 'seg_000002', text: 'no', startMs: 900, endMs: 1200, channel: 0, speaker: 'unknown' },
-    ]);
   });
 
   it('marks the words that change the chart when they were heard with low confidence, and only those', () => {
@@ -724,6 +709,23 @@ describe('the session machine: streaming', () => {
     );
     const [stored] = commands.flatMap((command) => (command.type === 'store_final' ? [command.segment] : []));
     expect(stored?.words?.map((word) => word.review ?? null)).toEqual(['negation', null, null, 'measure']);
+  });
+
+  it('takes the voice and role a diarizing engine gave a one-channel final, and the channel’s on two channels', () => {
+    const segments = (channels: 1 | 2, finalEvent: Extract<SessionEvent, { type: 'recognizer_final' }>['final']) =>
+      run(
+        [{ type: 'recognizer_final', channel: 0, final: finalEvent }],
+        streaming({ audio: { ...START.audio, channels } }, CONFIG, channels === 2 ? [STREAM, OTHER_STREAM] : [STREAM]),
+      ).commands.flatMap((command) =>
+        command.type === 'store_final' ? [[command.segment.speaker, command.segment.speakerLabel]] : [],
+      );
+    const heard = { text: 'do you smoke', startMs: 0, endMs: 900 };
+    expect(segments(1, heard)).toEqual([['unknown', undefined]]);
+    expect(segments(1, { ...heard, speakerLabel: 'S2', speaker: 'patient' })).toEqual([['patient', 'S2']]);
+    expect(segments(1, { ...heard, speakerLabel: 'S3' })).toEqual([['unknown', 'S3']]);
+    expect(segments(2, heard)).toEqual([['clinician', 'S1']]);
+    // A channel carries one person: what a diarizer made of it never overrides that.
+    expect(segments(2, { ...heard, speakerLabel: 'S2', speaker: 'patient' })).toEqual([['clinician', 'S1']]);
   });
 
   it('warns ahead of the session limit and ends at it with session_limit and 4001', () => {

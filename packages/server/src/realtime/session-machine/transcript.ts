@@ -2,11 +2,13 @@ import { segmentId, type TranscriptSegment } from '@chartwright/protocol';
 
 import type { FinalEvent } from '../../asr/recognizer.js';
 import { reviewWeight } from '../../text/clinical-weight.js';
+import { withDisplay } from '../segment-view.js';
 import type { SessionCommand, Transcript } from './types.js';
 
 /**
- * Two channels are two speakers, clinician first; one channel holds whoever the recognizer's
- * diarization heard (asr/diarization), or an unknown speaker when the engine does not diarize.
+ * Two channels are two speakers, clinician first (`S1`) and patient (`S2`); one channel holds
+ * whoever the recognizer's diarization heard (asr/diarization), or an unknown speaker when the
+ * engine does not diarize.
  */
 function speakerOf(
   channels: number,
@@ -36,7 +38,7 @@ export function addFinal(
   if (final.text.trim() === '') return undefined;
   const seq = transcript.segments + 1;
   const offset = transcript.streamOffsetMs[channel] ?? 0;
-  const segment: TranscriptSegment = {
+  const segment: TranscriptSegment = withDisplay({
     id: segmentId(seq),
     text: final.text,
     startMs: offset + final.startMs,
@@ -57,7 +59,7 @@ export function addFinal(
             };
           }),
         }),
-  };
+  });
   const lastFinalEndMs = [...transcript.lastFinalEndMs];
   lastFinalEndMs[channel] = segment.endMs;
   const committed = provisional

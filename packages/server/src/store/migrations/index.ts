@@ -10,6 +10,7 @@ import { encounterNoteTemplate } from './0007-encounter-note-template.js';
 import { noteFacts } from './0008-note-facts.js';
 import { clinicianProfileDocumentRevisions } from './0009-clinician-profile-document-revisions.js';
 import { realtimeResumeInContext } from './0010-realtime-resume-in-context.js';
+import { transcriptReview } from './0011-transcript-review.js';
 
 /**
  * Migrations in the order they apply. Names sort lexically, so they carry a zero-padded number;
@@ -26,6 +27,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0008-note-facts': noteFacts,
   '0009-clinician-profile-document-revisions': clinicianProfileDocumentRevisions,
   '0010-realtime-resume-in-context': realtimeResumeInContext,
+  '0011-transcript-review': transcriptReview,
 };
 
 /** Every migration's name, in the order they apply. */

@@ -1,5 +1,6 @@
 import type {
   Note,
+  RealtimeSessionResource,
   SetPatientContextRequest,
   WidgetDocument,
   WidgetDocumentList,
@@ -439,6 +440,117 @@ describe.each(TEST_DIALECTS)('migrations on %s', (dialect) => {
         headers,
       });
       expect(oldPdf.statusCode, oldPdf.body).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('labels the segments of two-channel sessions stored before 0010 by channel, and serves and corrects them', async () => {
+    opened = await openEmptyTestDatabase(dialect);
+    const { db } = opened.database;
+    const before = MIGRATION_NAMES[MIGRATION_NAMES.indexOf('0011-transcript-review') - 1] ?? '';
+    expect((await (await createMigrator(opened.database)).migrateTo(before)).error).toBeUndefined();
+    const clock = new ManualClock();
+    const repositories = createRepositories(opened.database);
+    const project = await new ProjectService(repositories, clock).create('Clinic');
+    const { secret } = await new ApiKeyService(repositories, clock, 0).create({
+      projectId: project.id,
+      environment: 'test',
+    });
+    const now = clock.now();
+    const session = (id: string, channels: number) => ({
+      id,
+      project_id: project.id,
+      environment: 'test' as const,
+      credential_kind: 'api_key' as const,
+      api_key_id: null,
+      partner_id: null,
+      encounter_id: null,
+      resume_token_hash: `hash-${id}`,
+      audio_format: JSON.stringify({ encoding: 'pcm_s16le', sampleRate: 16000, channels }),
+      language: 'en-US',
+      created_at: now,
+      last_seen_at: now,
+      ended_at: null,
+      end_reason: null,
+      audio_ms: 4000,
+    });
+    await db
+      .insertInto('realtime_sessions')
+      .values([session('rts_stereo', 2), session('rts_mono', 1)])
+      .execute();
+    // Written with the columns of the version before, as a service on it would have.
+    const segment = (sessionId: string, seq: number, channel: number, speaker: string, text: string) => ({
+      session_id: sessionId,
+      seq,
+      id: `seg_00000${seq}`,
+      text,
+      start_ms: seq * 1000,
+      end_ms: seq * 1000 + 800,
+      channel,
+      speaker,
+      words: null,
+      created_at: now,
+    });
+    await db
+      .insertInto('transcript_segments')
+      .values([
+        segment('rts_stereo', 1, 0, 'clinician', 'do you take anything for it'),
+        segment('rts_stereo', 2, 1, 'patient', 'ibuprofen four hundred milligrams'),
+        segment('rts_mono', 1, 0, 'unknown', 'go forward ten meters'),
+      ] as never)
+      .execute();
+
+    await migrateToLatest(opened.database);
+    const labels = await db
+      .selectFrom('transcript_segments')
+      .select(['session_id', 'seq', 'speaker_label'])
+      .orderBy('session_id', 'desc')
+      .orderBy('seq')
+      .execute();
+    expect(labels).toEqual([
+      { session_id: 'rts_stereo', seq: 1, speaker_label: 'S1' },
+      { session_id: 'rts_stereo', seq: 2, speaker_label: 'S2' },
+      { session_id: 'rts_mono', seq: 1, speaker_label: null },
+    ]);
+
+    // The service of this version reads them with display text and applies corrections to them.
+    const app = await buildApp(testConfig(), {
+      database: opened.database,
+      clock,
+      logger: createLogger('silent'),
+      rateLimitStore: new MemoryRateLimitStore(),
+    });
+    try {
+      const read = async (id: string) => {
+        const response = await app.inject({
+          method: 'GET',
+          url: `/api/v1/realtime/sessions/${id}`,
+          headers: { authorization: `Bearer ${secret}` },
+        });
+        expect(response.statusCode, response.body).toBe(200);
+        return response.json<RealtimeSessionResource>();
+      };
+      expect((await read('rts_stereo')).segments.map((item) => [item.speakerLabel, item.display])).toEqual([
+        ['S1', 'Do you take anything for it?'],
+        ['S2', 'Ibuprofen 400 mg.'],
+      ]);
+      expect((await read('rts_mono')).segments[0]).not.toHaveProperty('speakerLabel');
+      await repositories.transcriptCorrections.insertRevision({
+        session_id: 'rts_stereo',
+        seq: 2,
+        revision: 1,
+        text: 'ibuprofen six hundred milligrams',
+        speaker: null,
+        clinician_id: 'cln_1',
+        created_at: now,
+      });
+      expect((await read('rts_stereo')).segments[1]).toMatchObject({
+        text: 'ibuprofen six hundred milligrams',
+        display: 'Ibuprofen 600 mg.',
+        revision: 1,
+        original: { text: 'ibuprofen four hundred milligrams', speaker: 'patient' },
+      });
     } finally {
       await app.close();
     }

@@ -1,5 +1,5 @@
 import { FILLER_PHRASES, FILLER_WORDS, LEADING_MARKERS, TRAILING_MARKERS } from './lexicons.js';
-import { digitize } from './numbers.js';
+import { digitize } from '../../../text/spoken-numbers.js';
 import { detokenize, isWord, tokenize } from './text.js';
 
 /**

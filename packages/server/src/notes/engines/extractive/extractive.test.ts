@@ -9,7 +9,7 @@ import { CURATED_TEMPLATES } from '../../templates.js';
 
 import { extractiveGenerator } from './index.js';
 import { FRAMING_WORDS } from './lexicons.js';
-import { numbersIn } from './numbers.js';
+import { numbersIn } from '../../../text/spoken-numbers.js';
 import { STOPWORDS, stem } from './text.js';
 
 // Synthetic visits written for these tests (no data set text): ASR style (lower case, spaced

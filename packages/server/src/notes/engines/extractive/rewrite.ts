@@ -1,6 +1,6 @@
 import type { Speaker } from '../../../text/conversation.js';
 
-import { digitize } from './numbers.js';
+import { abbreviateUnits, digitize } from '../../../text/spoken-numbers.js';
 import { detokenize, isWord } from './text.js';
 
 /**
@@ -146,25 +146,6 @@ function agree(tokens: readonly string[], start: number, out: string[], singular
 
 function capitalizeFirst(text: string): string {
   return text.replace(/^(["'(]*)(\p{Ll})/u, (_whole, lead: string, letter: string) => `${lead}${letter.toUpperCase()}`);
-}
-
-const UNIT_ABBREVIATIONS: Record<string, string> = {
-  milligram: 'mg',
-  milligrams: 'mg',
-  microgram: 'mcg',
-  micrograms: 'mcg',
-  milliliter: 'mL',
-  milliliters: 'mL',
-  kilogram: 'kg',
-  kilograms: 'kg',
-};
-
-/** Spoken units after a number become the abbreviations notes use ("20 milligrams" → "20 mg"). */
-function abbreviateUnits(tokens: readonly string[]): string[] {
-  return tokens.map((token, index) => {
-    const unit = UNIT_ABBREVIATIONS[token.toLowerCase()];
-    return unit !== undefined && /\d$/.test(tokens[index - 1] ?? '') ? unit : token;
-  });
 }
 
 /** The patient's "we" is the patient and household: "they" in a note ("they had construction …"). */

@@ -1,35 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { cleanSpeech } from './clean.js';
-import { digitize } from './numbers.js';
 import { toNoteSentence, toThirdPerson } from './rewrite.js';
-import { detokenize, tokenize } from './text.js';
-
-const spoken = (text: string) => detokenize(digitize(tokenize(text)));
-
-describe('digitize', () => {
-  it.each([
-    ['for four days', 'for 4 days'],
-    ['five hundred milligrams', '500 milligrams'],
-    ['a thousand milligrams twice a day', '1000 milligrams twice a day'],
-    ['her blood pressure is one thirty two over eighty', 'her blood pressure is 132/80'],
-    ['a three out of six murmur', 'a 3/6 murmur'],
-    ['one plus pitting edema', '1+ pitting edema'],
-    ['ninety eight point six', '98.6'],
-    ['about forty five percent', 'about 45%'],
-    ['twenty five units', '25 units'],
-    ['one day', '1 day'],
-  ])('%s → %s', (input, output) => {
-    expect(spoken(input)).toBe(output);
-  });
-
-  it('leaves "one" as a pronoun and numbers already in digits alone', () => {
-    expect(spoken('the one i take is 2.5 mg, and 1,000 mg of the other')).toBe(
-      'the one i take is 2.5 mg, and 1,000 mg of the other',
-    );
-    expect(spoken('no one was there')).toBe('no one was there');
-  });
-});
 
 describe('speech → note sentence', () => {
   const note = (text: string, speaker: 'patient' | 'clinician', gender: 'female' | 'male' | null = 'female') =>

@@ -5,7 +5,7 @@
  * "the one I take" or "no one" are not quantities.
  */
 
-import { ONES, TENS as TEN_WORDS } from '../../../text/number-words.js';
+import { ONES, TENS as TEN_WORDS } from './number-words.js';
 
 const UNITS: Readonly<Record<string, number>> = Object.fromEntries(ONES.map((word, value) => [word, value]));
 const TENS: Readonly<Record<string, number>> = {
@@ -153,14 +153,23 @@ function parseCardinal(words: readonly string[], start: number): Parsed | null {
   return { value: total + current, length: index - start };
 }
 
+/** A token of `numberSpans`' output and the input tokens it came from: `from` up to, not including, `to`. */
+export interface NumberSpan {
+  text: string;
+  from: number;
+  to: number;
+}
+
 /**
- * Converts spoken numbers in a list of lower-case word tokens (punctuation as separate tokens).
- * Returns new tokens; tokens that are not numbers pass through untouched.
+ * Converts spoken numbers in a list of lower-case word tokens (punctuation as separate tokens),
+ * saying which input tokens each output token came from ("one twenty over eighty" → one token,
+ * "120/80", from tokens 0 to 4). Tokens that are not numbers pass through untouched, one each.
  */
-export function digitize(original: readonly string[]): string[] {
+export function numberSpans(original: readonly string[]): NumberSpan[] {
   // Matching is on lower case; words that are not numbers keep their case.
   const tokens = original.map((token) => token.toLowerCase());
-  const out: string[] = [];
+  const out: NumberSpan[] = [];
+  const keep = (index: number) => out.push({ text: original[index] ?? '', from: index, to: index + 1 });
   let index = 0;
   while (index < tokens.length) {
     const word = tokens[index] ?? '';
@@ -168,14 +177,12 @@ export function digitize(original: readonly string[]): string[] {
     const article = word === 'a' && (tokens[index + 1] ?? '') in SCALES;
     const start = article ? index + 1 : index;
     if (!isNumberWord(tokens[start] ?? '')) {
-      out.push(original[index] ?? word);
-      index++;
+      keep(index++);
       continue;
     }
     const parsed = article ? parseCardinal(['one', ...tokens.slice(start)], 0) : parseCardinal(tokens, start);
     if (parsed === null) {
-      out.push(original[index] ?? word);
-      index++;
+      keep(index++);
       continue;
     }
     let value = parsed.value;
@@ -204,14 +211,21 @@ export function digitize(original: readonly string[]): string[] {
     const consumed = next - index;
     // A lone "one" is a pronoun more often than a quantity.
     if (consumed === 1 && word === 'one' && !COUNTED.has(tokens[next] ?? '')) {
-      out.push(original[index] ?? word);
-      index++;
+      keep(index++);
       continue;
     }
-    out.push(text);
+    out.push({ text, from: index, to: next });
     index = next;
   }
   return joinNumberPhrases(out);
+}
+
+/**
+ * Converts spoken numbers in a list of lower-case word tokens (punctuation as separate tokens).
+ * Returns new tokens; tokens that are not numbers pass through untouched.
+ */
+export function digitize(original: readonly string[]): string[] {
+  return numberSpans(original).map((span) => span.text);
 }
 
 function readingContext(tokens: readonly string[], start: number, end: number): boolean {
@@ -224,22 +238,33 @@ function readingContext(tokens: readonly string[], start: number, end: number): 
 const isDigits = (token: string | undefined) => token !== undefined && /^\d+(?:\.\d+)?$/.test(token);
 
 /** "120 over 80" → "120/80", "3 out of 6" → "3/6", "1 plus" → "1+", "45 percent" → "45%". */
-function joinNumberPhrases(tokens: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let index = 0; index < tokens.length; index++) {
-    const token = (tokens[index] ?? '').toLowerCase();
+function joinNumberPhrases(spans: readonly NumberSpan[]): NumberSpan[] {
+  const out: NumberSpan[] = [];
+  const textAt = (index: number) => spans[index]?.text;
+  for (let index = 0; index < spans.length; index++) {
+    const span = spans[index];
+    if (span === undefined) continue;
+    const token = span.text.toLowerCase();
     const previous = out.at(-1);
-    if (token === 'over' && isDigits(previous) && isDigits(tokens[index + 1])) {
-      out[out.length - 1] = `${previous ?? ''}/${tokens[index + 1] ?? ''}`;
+    const joined = (text: string, last: number) => {
+      out[out.length - 1] = { text, from: previous?.from ?? span.from, to: spans[last]?.to ?? span.to };
+    };
+    if (token === 'over' && isDigits(previous?.text) && isDigits(textAt(index + 1))) {
+      joined(`${previous?.text ?? ''}/${textAt(index + 1) ?? ''}`, index + 1);
       index++;
-    } else if (token === 'out' && tokens[index + 1] === 'of' && isDigits(previous) && isDigits(tokens[index + 2])) {
-      out[out.length - 1] = `${previous ?? ''}/${tokens[index + 2] ?? ''}`;
+    } else if (
+      token === 'out' &&
+      textAt(index + 1) === 'of' &&
+      isDigits(previous?.text) &&
+      isDigits(textAt(index + 2))
+    ) {
+      joined(`${previous?.text ?? ''}/${textAt(index + 2) ?? ''}`, index + 2);
       index += 2;
-    } else if (token === 'plus' && isDigits(previous) && /^\d$/.test(previous ?? '')) {
-      out[out.length - 1] = `${previous ?? ''}+`;
-    } else if ((token === 'percent' || token === '%') && isDigits(previous)) {
-      out[out.length - 1] = `${previous ?? ''}%`;
-    } else out.push(tokens[index] ?? token);
+    } else if (token === 'plus' && /^\d$/.test(previous?.text ?? '')) {
+      joined(`${previous?.text ?? ''}+`, index);
+    } else if ((token === 'percent' || token === '%') && isDigits(previous?.text)) {
+      joined(`${previous?.text ?? ''}%`, index);
+    } else out.push(span);
   }
   return out;
 }
@@ -247,4 +272,24 @@ function joinNumberPhrases(tokens: readonly string[]): string[] {
 /** Spoken numbers of a text as digit strings, for checking that an output number was said. */
 export function numbersIn(tokens: readonly string[]): string[] {
   return digitize(tokens).flatMap((token) => token.match(/\d+(?:\.\d+)?/g) ?? []);
+}
+
+/** Spoken units and the abbreviations notes write. */
+export const UNIT_ABBREVIATIONS: Readonly<Record<string, string>> = {
+  milligram: 'mg',
+  milligrams: 'mg',
+  microgram: 'mcg',
+  micrograms: 'mcg',
+  milliliter: 'mL',
+  milliliters: 'mL',
+  kilogram: 'kg',
+  kilograms: 'kg',
+};
+
+/** Spoken units after a number become the abbreviations notes use ("20 milligrams" → "20 mg"). */
+export function abbreviateUnits(tokens: readonly string[]): string[] {
+  return tokens.map((token, index) => {
+    const unit = UNIT_ABBREVIATIONS[token.toLowerCase()];
+    return unit !== undefined && /\d$/.test(tokens[index - 1] ?? '') ? unit : token;
+  });
 }
