@@ -82,6 +82,15 @@ function fail(id: number, error: unknown): void {
   });
 }
 
+/** Frees the stream's decoder and gives its memory back to the system at once. */
+function releaseStream(streams: Map<number, Live>, id: number, library: PocketSphinxLibrary): void {
+  const live = streams.get(id);
+  if (live === undefined) return;
+  live.decoder.free();
+  streams.delete(id);
+  library.releaseFreeMemory();
+}
+
 /** The decoders' supply once the first one loaded; undefined, with the parent told why, when none can. */
 async function openSupply(
   settings: WorkerSettings,
@@ -106,11 +115,7 @@ async function main(): Promise<void> {
   const streams = new Map<number, Live>();
 
   const release = (id: number): void => {
-    const live = streams.get(id);
-    if (live === undefined) return;
-    live.decoder.free();
-    streams.delete(id);
-    library.releaseFreeMemory();
+    releaseStream(streams, id, library);
   };
 
   const open = async (id: number, diarize: boolean): Promise<void> => {
