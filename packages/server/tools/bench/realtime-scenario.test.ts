@@ -6,7 +6,8 @@ import { encodeWav } from '@chartwright/server/internal/asr/wav.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { RealSpeechError } from '../speech/real-speech.js';
-import { loopFrames, recognizerLoad, startFrame, streamedSpeech } from './realtime-scenario.js';
+import { loopFrames, memoryDetail, recognizerLoad, startFrame, streamedSpeech } from './realtime-scenario.js';
+import { processRssBytes } from '../shared/process-cpu.js';
 
 describe('the realtime bench loop', () => {
   it('cuts each recording into whole 100 ms frames, the last padded with silence, then a second of silence', () => {
@@ -83,5 +84,19 @@ describe("a realtime level's decoding cost", () => {
     expect(recognizerLoad(36, 480, 30, 2)).toBe(
       'recognizer real-time factor 0.075 (36.0 CPU s for 480.0 s of audio), its 2 worker(s) 60% busy',
     );
+  });
+});
+
+describe("a realtime level's memory", () => {
+  it('is what each open stream adds to the workers, and how much of it they gave back once the streams ended', () => {
+    const MB = 1024 * 1024;
+    expect(memoryDetail(200 * MB, 536 * MB, 230 * MB, 8)).toBe(
+      'recognizer memory: idle 200 MB, peak 536 MB (42 MB per stream), 230 MB after the streams ended (1.15× idle)',
+    );
+  });
+
+  it('reads a live process’s resident memory, and none for a process that is gone', () => {
+    expect(processRssBytes(process.pid)).toBeGreaterThan(10 * 1024 * 1024);
+    expect(processRssBytes(2 ** 22 + 12_345)).toBeNull();
   });
 });

@@ -15,7 +15,7 @@ import { RECOGNIZER_SAMPLE_RATE, REALTIME_WS_PATH } from '@chartwright/protocol'
 import WebSocket from 'ws';
 
 import { REAL_SPEECH_DIR } from '../shared/datasets.js';
-import { processCpuSeconds } from '../shared/process-cpu.js';
+import { processCpuSeconds, processRssBytes } from '../shared/process-cpu.js';
 import { loadRealSpeech, POCKETSPHINX_TESTDATA, readRecording, RealSpeechError } from '../speech/real-speech.js';
 import type { Measurement, Scenario } from './runner.js';
 
@@ -183,6 +183,7 @@ export function realtimeScenario(streams: number, phase: StreamPhase, baseline?:
       const durationSeconds = Math.max(MIN_SECONDS, settings.durationSeconds);
       progress(`realtime, ${streams} ${many}: measuring ${durationSeconds} s`);
       const cpuAtStart = recognizerCpuSeconds(targets.recognizerPids);
+      const memory = new WorkerMemory(targets.recognizerPids);
       const start = performance.now();
       const results = await Promise.all(
         Array.from({ length: streams }, (_, index) =>
@@ -197,6 +198,7 @@ export function realtimeScenario(streams: number, phase: StreamPhase, baseline?:
       );
       const seconds = (performance.now() - start) / 1000;
       const cpuAtEnd = recognizerCpuSeconds(targets.recognizerPids);
+      const memoryDetail = await memory.afterStreams(streams);
       const latencies = createHistogram({ lowest: 1, highest: 600_000_000, figures: 3 });
       let finals = 0;
       let audioMs = 0;
@@ -216,14 +218,64 @@ export function realtimeScenario(streams: number, phase: StreamPhase, baseline?:
         p95Ms: finals === 0 ? 0 : latencies.percentile(95) / 1000,
         p99Ms: finals === 0 ? 0 : latencies.percentile(99) / 1000,
         problems,
-        detail:
-          cpuAtStart === null || cpuAtEnd === null || audioMs === 0
-            ? speech.description
-            : `${speech.description}; ` +
-              recognizerLoad(cpuAtEnd - cpuAtStart, audioMs / 1000, seconds, targets.recognizerPids.length),
+        detail: [
+          speech.description,
+          ...(cpuAtStart === null || cpuAtEnd === null || audioMs === 0
+            ? []
+            : [recognizerLoad(cpuAtEnd - cpuAtStart, audioMs / 1000, seconds, targets.recognizerPids.length)]),
+          ...(memoryDetail === null ? [] : [memoryDetail]),
+        ].join('; '),
       };
     },
   };
+}
+
+/** The recognizer workers' resident memory, summed; null when one cannot be read. */
+function workersRss(pids: readonly number[]): number | null {
+  let total = 0;
+  for (const pid of pids) {
+    const bytes = processRssBytes(pid);
+    if (bytes === null) return null;
+    total += bytes;
+  }
+  return pids.length === 0 ? null : total;
+}
+
+/** How long after the last stream ends the workers' memory is read: their decoders are freed by then. */
+const SETTLE_MS = 2000;
+
+/**
+ * The recognizer workers' memory over a level: before its streams (idle: each worker's spare
+ * decoder), the peak while they run (sampled every 250 ms), and once they have ended. Reported as
+ * the memory each open stream adds and the after/idle ratio (1.0: everything given back).
+ */
+class WorkerMemory {
+  private readonly idle: number | null;
+  private peak = 0;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly pids: readonly number[]) {
+    this.idle = workersRss(pids);
+    this.timer = setInterval(() => {
+      this.peak = Math.max(this.peak, workersRss(pids) ?? 0);
+    }, 250);
+  }
+
+  async afterStreams(streams: number): Promise<string | null> {
+    clearInterval(this.timer);
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    const after = workersRss(this.pids);
+    if (this.idle === null || after === null || this.peak === 0) return null;
+    return memoryDetail(this.idle, this.peak, after, streams);
+  }
+}
+
+export function memoryDetail(idle: number, peak: number, after: number, streams: number): string {
+  const mb = (bytes: number): string => (bytes / 1024 / 1024).toFixed(0);
+  return (
+    `recognizer memory: idle ${mb(idle)} MB, peak ${mb(peak)} MB (${mb((peak - idle) / streams)} MB per stream), ` +
+    `${mb(after)} MB after the streams ended (${(after / idle).toFixed(2)}× idle)`
+  );
 }
 
 /** CPU seconds the recognizer's workers have used so far; null when one cannot be read (not Linux, a restart). */

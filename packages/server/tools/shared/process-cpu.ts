@@ -1,7 +1,8 @@
 /**
  * CPU seconds a process has used (user + system), from /proc/<pid>/stat: how the evaluation
  * measures each recognizer worker, so two vocabularies decoding side by side are compared by the
- * work each did rather than by wall time on a shared machine. Linux only; null elsewhere.
+ * work each did rather than by wall time on a shared machine; and its resident memory, for the
+ * benchmark's per-stream and after-the-streams figures. Linux only; null elsewhere.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -26,4 +27,16 @@ export function processCpuSeconds(pid: number): number | null {
   const system = Number(fields[12]);
   if (!Number.isFinite(user) || !Number.isFinite(system)) return null;
   return (user + system) / clockTicks();
+}
+
+/** Resident memory of a process in bytes, from /proc/<pid>/status (VmRSS); null when it cannot be read. */
+export function processRssBytes(pid: number): number | null {
+  let status: string;
+  try {
+    status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return null;
+  }
+  const kilobytes = /^VmRSS:\s+(\d+)\s+kB$/m.exec(status)?.[1];
+  return kilobytes === undefined ? null : Number(kilobytes) * 1024;
 }
