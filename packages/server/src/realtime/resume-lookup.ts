@@ -14,6 +14,12 @@ import type { RealtimeStore } from './session-records.js';
 import { planResume } from './resume-plan.js';
 import { readSegments, resumeRefusal } from './stored-session.js';
 
+/** `S3` → 3; 0 for no label. */
+function voiceNumber(label: string | null): number {
+  const number = label === null ? undefined : /^S(\d+)$/.exec(label)?.[1];
+  return number === undefined ? 0 : Number(number);
+}
+
 /** The same words for an unknown session, another project's, and a wrong token: none says which. */
 const REFUSED = 'No resumable session has this sessionId and resumeToken for this project and environment.';
 
@@ -109,6 +115,7 @@ export class ResumeLookup {
         (segment) => !replacedSeqs.has(segmentSeq(segment.id) ?? 0),
       ),
       lastSeq: plan.lastSeq,
+      voicesBefore: rows.reduce((most, segment) => Math.max(most, voiceNumber(segment.speaker_label)), 0),
       decodeFromMs: plan.decodeFromMs,
       provisional: plan.provisional,
       lastAckedAudioMs: resume.lastAckedAudioMs,

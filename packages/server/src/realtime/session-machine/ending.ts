@@ -20,11 +20,12 @@ function abandonedStreams(state: SessionState): SessionCommand[] {
 
 function transcriptOf(streaming: Streaming): Transcript {
   const { format, framesReceived, segments, lastFinalEndMs, streamOffsetMs, committedMs, unstored } = streaming;
-  const { transcribedMs, storageFailed } = streaming;
+  const { transcribedMs, storageFailed, voicesBefore } = streaming;
   return {
     format,
     framesReceived,
     segments,
+    voicesBefore,
     lastFinalEndMs,
     streamOffsetMs,
     committedMs,

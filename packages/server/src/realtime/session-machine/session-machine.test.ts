@@ -376,6 +376,7 @@ describe('the session machine: start with resume', () => {
     createdAt: T0 - 120_000,
     replay: [replayed],
     lastSeq: 3,
+    voicesBefore: 2,
     lastAckedAudioMs: 1200,
     decodeFromMs: [1500],
     provisional: 'replace',
@@ -419,6 +420,7 @@ describe('the session machine: start with resume', () => {
         storageFailed: false,
         framesReceived: 19_200,
         segments: 3,
+        voicesBefore: 2,
         lastFinalEndMs: [1500],
         streamOffsetMs: [1500],
         committedMs: [1500],
@@ -451,6 +453,31 @@ describe('the session machine: start with resume', () => {
     expect(step.commands).toContainEqual({ type: 'schedule', timer: { name: 'session_limit' }, ms: 480_000 });
   });
 
+  it('numbers a resumed stream’s voices on from the stored ones, so a new S1 never joins another person’s label', () => {
+    const resumed = run(
+      [
+        text({ ...START, resume }),
+        { type: 'resume_found', sessionId: 'rts_stored', heldElsewhere: false },
+        { type: 'resume_loaded', point },
+        available,
+        { type: 'streams_opened', streams: [STREAM], at: T0 },
+        { type: 'session_stored', at: T0 },
+      ],
+      fresh(),
+    ).state;
+    const { commands } = run(
+      [
+        {
+          type: 'recognizer_final',
+          channel: 0,
+          final: { text: 'any fever', startMs: 0, endMs: 800, speakerLabel: 'S1', speaker: 'clinician' },
+        },
+      ],
+      resumed,
+    );
+    const [stored] = commands.flatMap((command) => (command.type === 'store_final' ? [command.segment] : []));
+    expect(stored).toMatchObject({ id: 'seg_000004', speaker: 'clinician', speakerLabel: 'S3' });
+  });
   it('counts resent audio it already transcribed without decoding it, and decodes the rest', () => {
     const resumed = run(
       [

@@ -36,6 +36,7 @@ function streamingOf(start: StartMessage, resume: ResumePoint | undefined, chann
     storageFailed: false,
     framesReceived: framesAt(receivedMs),
     segments: resume?.lastSeq ?? 0,
+    voicesBefore: resume?.voicesBefore ?? 0,
     lastFinalEndMs: [...decodeFromMs],
     streamOffsetMs: [...decodeFromMs],
     committedMs: [...decodeFromMs],

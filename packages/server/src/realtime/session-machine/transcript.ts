@@ -11,14 +11,17 @@ import type { SessionCommand, Transcript } from './types.js';
  * engine does not diarize.
  */
 function speakerOf(
-  channels: number,
+  transcript: Pick<Transcript, 'format' | 'voicesBefore'>,
   channel: number,
   final: FinalEvent,
 ): Pick<TranscriptSegment, 'speaker' | 'speakerLabel'> {
-  if (channels === 2) return { speaker: channel === 0 ? 'clinician' : 'patient', speakerLabel: `S${channel + 1}` };
+  if (transcript.format.channels === 2) {
+    return { speaker: channel === 0 ? 'clinician' : 'patient', speakerLabel: `S${channel + 1}` };
+  }
+  const voice = final.speakerLabel === undefined ? undefined : /^S(\d+)$/.exec(final.speakerLabel)?.[1];
   return {
     speaker: final.speaker ?? 'unknown',
-    ...(final.speakerLabel === undefined ? {} : { speakerLabel: final.speakerLabel }),
+    ...(voice === undefined ? {} : { speakerLabel: `S${Number(voice) + transcript.voicesBefore}` }),
   };
 }
 
@@ -44,7 +47,7 @@ export function addFinal(
     startMs: offset + final.startMs,
     endMs: offset + final.endMs,
     channel,
-    ...speakerOf(transcript.format.channels, channel, final),
+    ...speakerOf(transcript, channel, final),
     ...(final.words === undefined
       ? {}
       : {

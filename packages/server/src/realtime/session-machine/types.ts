@@ -55,6 +55,8 @@ export interface ResumePoint {
   /** Segments the client has not seen, in order. */
   replay: TranscriptSegment[];
   lastSeq: number;
+  /** The highest voice label number among its stored one-channel segments (`S3` → 3; 0: none). */
+  voicesBefore: number;
   /** Where the client's resent audio begins (the session clock continues from here). */
   lastAckedAudioMs: number;
   /** Per channel, where the resumed decode starts: resent audio before it is counted, not decoded. */
@@ -79,6 +81,12 @@ export interface Transcript {
   framesReceived: number;
   /** Segments numbered so far (the last one's seq). */
   segments: number;
+  /**
+   * Voices the session had before its recognizer streams opened (a resume's stored `S1`…`Sn`): a
+   * resumed stream tells voices apart afresh, so its `S1` is numbered on as `S(n+1)` and never
+   * joins another person's label.
+   */
+  voicesBefore: number;
   /** Per channel, where its last final ended: a partial starts there. */
   lastFinalEndMs: number[];
   /** Per channel, session time of the first sample its recognizer stream was given. */
