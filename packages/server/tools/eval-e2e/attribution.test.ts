@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { SpokenTurn } from '../eval-asr/dialogue-audio.js';
 import { scoreAttribution } from './attribution.js';
-import { layoutAudio, parseArguments } from './run.js';
+import { layoutAudio, parseArguments, trueTurns } from './run.js';
 
 const TURNS: SpokenTurn[] = [
   { speaker: 'clinician', startMs: 0, endMs: 1000 },
@@ -92,5 +92,12 @@ describe('eval:e2e arguments and audio', () => {
     expect([stereo[0], stereo[1]]).toEqual([1000, 0]);
     expect([stereo[80], stereo[81]]).toEqual([0, 1040]);
     expect([stereo[40], stereo[41]]).toEqual([1020 >> 6, 1020 >> 6]);
+  });
+});
+
+describe('trueTurns', () => {
+  it('gives the turns of a visit whose source swapped doctor and patient to the people who spoke them', () => {
+    expect(trueTurns('D2N082', TURNS).map((turn) => turn.speaker)).toEqual(['patient', 'clinician']);
+    expect(trueTurns('D2N083', TURNS).map((turn) => turn.speaker)).toEqual(['clinician', 'patient']);
   });
 });

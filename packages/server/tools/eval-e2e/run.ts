@@ -14,7 +14,7 @@ import { optionValue, UsageError } from '@chartwright/server/internal/cli/usage.
 import type { GeneratedNote } from '@chartwright/server/internal/notes/generator.js';
 import { wordEditDistance } from '@chartwright/server/internal/text/wer.js';
 
-import { dialogueAudio, type DialogueAudio, type Voices } from '../eval-asr/dialogue-audio.js';
+import { dialogueAudio, type DialogueAudio, type SpokenTurn, type Voices } from '../eval-asr/dialogue-audio.js';
 import { DEFAULT_VOICES } from '../eval-asr/run.js';
 import { auditNote, countWords, summarizeAudits, type AuditSummary, type NoteAudit } from '../eval-notes/audit.js';
 import { parseJsonl, type EvalRecord } from '../eval-notes/evaluate.js';
@@ -26,6 +26,26 @@ import { startService, type EvaluatedService } from './service.js';
 import { serviceRequest, streamVisit } from './stream-visit.js';
 
 export const LAYOUTS = ['mono', 'stereo'] as const;
+
+/**
+ * Visits whose source labels the doctor `[patient]` and the patient `[doctor]` (read their first
+ * turns: the `[patient]` greets, asks and examines). Their audio is spoken as labelled; speakers are
+ * scored by who the person is, so the voice of the `[patient]` turns is the clinician.
+ */
+export const LABELS_SWAPPED: ReadonlySet<string> = new Set([
+  'D2N034',
+  'D2N038',
+  'D2N056',
+  'D2N057',
+  'D2N059',
+  'D2N082',
+]);
+
+/** The turns with the roles of the people who spoke them. */
+export function trueTurns(id: string, turns: readonly SpokenTurn[]): SpokenTurn[] {
+  if (!LABELS_SWAPPED.has(id)) return [...turns];
+  return turns.map((turn) => ({ ...turn, speaker: turn.speaker === 'clinician' ? 'patient' : 'clinician' }));
+}
 export type Layout = (typeof LAYOUTS)[number];
 
 export const DEFAULT_SPEED = 4;
@@ -196,7 +216,7 @@ async function evaluateVisit(
     );
   }
   const hypothesis = scoredWords(streamed.stored.segments.map((segment) => segment.text).join(' '));
-  const attribution = scoreAttribution(streamed.stored.segments, audio.turns);
+  const attribution = scoreAttribution(streamed.stored.segments, trueTurns(record.id, audio.turns));
   const audioNote = await serviceRequest<Note>(service.origin, service.apiKey, 'POST', '/api/v1/notes', {
     template_id: DEFAULT_TEMPLATE,
     segments: segmentsForNote(streamed.stored),
