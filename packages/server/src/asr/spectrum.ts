@@ -19,10 +19,28 @@ const BIT_REVERSED = Uint16Array.from({ length: SPECTRUM_FRAME }, (_, i) => {
 const COS = Float64Array.from({ length: SPECTRUM_FRAME / 2 }, (_, k) => Math.cos((-2 * Math.PI * k) / SPECTRUM_FRAME));
 const SIN = Float64Array.from({ length: SPECTRUM_FRAME / 2 }, (_, k) => Math.sin((-2 * Math.PI * k) / SPECTRUM_FRAME));
 
-/** |X[k]|² of the Hann-windowed frame (SPECTRUM_FRAME samples) for k < SPECTRUM_FRAME/2. */
-export function powerSpectrum(frame: ArrayLike<number>): Float64Array {
-  const re = new Float64Array(SPECTRUM_FRAME);
-  const im = new Float64Array(SPECTRUM_FRAME);
+/** Working arrays for powerSpectrum: a caller that computes one every 10 ms reuses them. */
+export interface SpectrumScratch {
+  re: Float64Array;
+  im: Float64Array;
+  power: Float64Array;
+}
+
+export function spectrumScratch(): SpectrumScratch {
+  return {
+    re: new Float64Array(SPECTRUM_FRAME),
+    im: new Float64Array(SPECTRUM_FRAME),
+    power: new Float64Array(SPECTRUM_FRAME / 2),
+  };
+}
+
+/**
+ * |X[k]|² of the Hann-windowed frame (SPECTRUM_FRAME samples) for k < SPECTRUM_FRAME/2, in
+ * `scratch.power` when scratch arrays are given (overwritten by the next call), else a new array.
+ */
+export function powerSpectrum(frame: ArrayLike<number>, scratch: SpectrumScratch = spectrumScratch()): Float64Array {
+  const { re, im, power } = scratch;
+  im.fill(0);
   for (let i = 0; i < SPECTRUM_FRAME; i++) re[BIT_REVERSED[i] ?? 0] = (frame[i] ?? 0) * (WINDOW[i] ?? 0);
   for (let size = 2; size <= SPECTRUM_FRAME; size <<= 1) {
     const half = size >> 1;
@@ -42,7 +60,6 @@ export function powerSpectrum(frame: ArrayLike<number>): Float64Array {
       }
     }
   }
-  const power = new Float64Array(SPECTRUM_FRAME / 2);
   for (let k = 0; k < SPECTRUM_FRAME / 2; k++) power[k] = (re[k] ?? 0) ** 2 + (im[k] ?? 0) ** 2;
   return power;
 }

@@ -4,10 +4,14 @@
  * distance to the microphone than about who speaks) and the frame's log energy, to keep only
  * voiced frames. Frames are kept for the last `keepSeconds`, numbered from the stream's first sample,
  * so the features of a final's words can be read once the recognizer has ended its utterance.
+ *
+ * Every open stream carries one, so it holds its frames in one fixed ring of floats (30 s: 156 KB)
+ * and reuses its working arrays: per-frame objects and arrays made about 4 MB per stream and kept
+ * the worker's heap high after the streams ended.
  */
 import { RECOGNIZER_SAMPLE_RATE } from '@chartwright/protocol';
 
-import { powerSpectrum, SPECTRUM_FRAME } from '../spectrum.js';
+import { powerSpectrum, SPECTRUM_FRAME, spectrumScratch } from '../spectrum.js';
 
 export const FEATURE_HOP_MS = 10;
 export const CEPSTRA = 12;
@@ -15,6 +19,8 @@ const HOP = (RECOGNIZER_SAMPLE_RATE * FEATURE_HOP_MS) / 1000;
 const MEL_FILTERS = 24;
 const LOWEST_HZ = 100;
 const HIGHEST_HZ = 7600;
+/** Per frame in the ring: the cepstra, then the energy. */
+const STRIDE = CEPSTRA + 1;
 
 const mel = (hz: number): number => 2595 * Math.log10(1 + hz / 700);
 const hz = (m: number): number => 700 * (10 ** (m / 2595) - 1);
@@ -52,25 +58,24 @@ export class SpeakerFeatures {
   /** The last SPECTRUM_FRAME samples, as a ring. */
   private readonly window = new Float64Array(SPECTRUM_FRAME);
   private samples = 0;
-  private readonly frames: FeatureFrame[] = [];
-  /** The stream frame number of frames[0]. */
-  private firstFrame = 0;
+  /** Frames computed so far; frame n sits at slot n % keepFrames of the ring. */
+  private frames = 0;
   private readonly keepFrames: number;
+  private readonly ring: Float32Array;
+  private readonly ordered = new Float64Array(SPECTRUM_FRAME);
+  private readonly logMel = new Float64Array(MEL_FILTERS);
+  private readonly scratch = spectrumScratch();
 
   constructor(keepSeconds: number) {
     this.keepFrames = Math.ceil((keepSeconds * 1000) / FEATURE_HOP_MS);
+    this.ring = new Float32Array(this.keepFrames * STRIDE);
   }
 
   write(pcm: Int16Array): void {
     for (const sample of pcm) {
       this.window[this.samples % SPECTRUM_FRAME] = sample;
       this.samples++;
-      if (this.samples >= SPECTRUM_FRAME && (this.samples - SPECTRUM_FRAME) % HOP === 0) this.frames.push(this.frame());
-    }
-    const excess = this.frames.length - this.keepFrames;
-    if (excess > 0) {
-      this.frames.splice(0, excess);
-      this.firstFrame += excess;
+      if (this.samples >= SPECTRUM_FRAME && (this.samples - SPECTRUM_FRAME) % HOP === 0) this.computeFrame();
     }
   }
 
@@ -79,33 +84,40 @@ export class SpeakerFeatures {
    * A frame is numbered by where its 32 ms window starts, so it covers what the recognizer timed there.
    */
   between(startMs: number, endMs: number): FeatureFrame[] {
-    const from = Math.max(0, Math.floor(startMs / FEATURE_HOP_MS) - this.firstFrame);
-    const to = Math.min(this.frames.length, Math.ceil(endMs / FEATURE_HOP_MS) - this.firstFrame);
-    return from < to ? this.frames.slice(from, to) : [];
+    const from = Math.max(this.frames - this.keepFrames, 0, Math.floor(startMs / FEATURE_HOP_MS));
+    const to = Math.min(this.frames, Math.ceil(endMs / FEATURE_HOP_MS));
+    const out: FeatureFrame[] = [];
+    for (let frame = from; frame < to; frame++) {
+      const offset = (frame % this.keepFrames) * STRIDE;
+      out.push({
+        cepstra: this.ring.slice(offset, offset + CEPSTRA),
+        energyDb: this.ring[offset + CEPSTRA] ?? 0,
+      });
+    }
+    return out;
   }
 
-  private frame(): FeatureFrame {
-    const ordered = new Float64Array(SPECTRUM_FRAME);
+  private computeFrame(): void {
     const oldest = this.samples % SPECTRUM_FRAME;
     let power = 0;
     for (let i = 0; i < SPECTRUM_FRAME; i++) {
       const sample = this.window[(oldest + i) % SPECTRUM_FRAME] ?? 0;
-      ordered[i] = sample;
+      this.ordered[i] = sample;
       power += sample * sample;
     }
-    const spectrum = powerSpectrum(ordered);
-    const logMel = FILTERS.map(({ from, weights }) => {
+    const spectrum = powerSpectrum(this.ordered, this.scratch);
+    FILTERS.forEach(({ from, weights }, f) => {
       let energy = 1e-3;
       for (let k = 0; k < weights.length; k++) energy += (weights[k] ?? 0) * (spectrum[from + k] ?? 0);
-      return Math.log(energy);
+      this.logMel[f] = Math.log(energy);
     });
-    const cepstra = new Float32Array(CEPSTRA);
+    const offset = (this.frames % this.keepFrames) * STRIDE;
     DCT.forEach((row, c) => {
       let sum = 0;
-      for (let f = 0; f < MEL_FILTERS; f++) sum += (row[f] ?? 0) * (logMel[f] ?? 0);
-      cepstra[c] = sum;
+      for (let f = 0; f < MEL_FILTERS; f++) sum += (row[f] ?? 0) * (this.logMel[f] ?? 0);
+      this.ring[offset + c] = sum;
     });
-    const energyDb = 10 * Math.log10(power / SPECTRUM_FRAME / (32768 * 32768) + 1e-10);
-    return { cepstra, energyDb };
+    this.ring[offset + CEPSTRA] = 10 * Math.log10(power / SPECTRUM_FRAME / (32768 * 32768) + 1e-10);
+    this.frames++;
   }
 }
