@@ -22,18 +22,20 @@ export function clinicianEvidence(text: string): number {
 
 /** Evidence gathered per voice label, as utterances arrive. */
 export class SpeakerRoles {
-  private readonly evidence = new Map<string, { score: number; words: number }>();
+  private readonly evidence = new Map<string, { score: number }>();
 
   add(label: string, text: string): void {
-    const entry = this.evidence.get(label) ?? { score: 0, words: 0 };
+    const entry = this.evidence.get(label) ?? { score: 0 };
     entry.score += clinicianEvidence(text);
-    entry.words += text.split(/\s+/).filter(Boolean).length;
     this.evidence.set(label, entry);
   }
 
   /**
-   * The clinician is the voice with the highest score per word, every other voice a patient (or
-   * companion). One voice alone is the clinician only when its own words say so.
+   * The clinician is the voice with the highest score, every other voice a patient (or companion).
+   * The total, not the score per word: the clustering can split off a few utterances of the
+   * patient ("how are you") as a voice of its own, whose rate then beats the clinician's, whose
+   * questions are diluted by long explanations (seen on flite visits D2N068 and D2N071). One voice
+   * alone is the clinician only when its own words say so.
    */
   roleOf(label: string): SpeakerRole {
     const entry = this.evidence.get(label);
@@ -44,12 +46,11 @@ export class SpeakerRoles {
 
   private clinician(): string | undefined {
     let best: string | undefined;
-    let bestRate = -Infinity;
-    for (const [label, { score, words }] of this.evidence) {
-      const rate = score / Math.max(words, 1);
-      if (rate > bestRate) {
+    let bestScore = -Infinity;
+    for (const [label, { score }] of this.evidence) {
+      if (score > bestScore) {
         best = label;
-        bestRate = rate;
+        bestScore = score;
       }
     }
     return best;
