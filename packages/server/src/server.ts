@@ -1,12 +1,14 @@
 import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
 
 import { buildApp } from './app.js';
 import { createRecognizer } from './asr/create-recognizer.js';
+import type { Recognizer } from './asr/recognizer.js';
 import { systemClock } from './clock.js';
 import { loadConfig, type Config } from './config/config.js';
 import { demoBanner, seedDemoPartner, seedDemoProject } from './demo.js';
 import { createLogger } from './logger.js';
-import { openRuntime } from './runtime.js';
+import { openRuntime, type Runtime } from './runtime.js';
 import { shutDown } from './shutdown.js';
 import { createRepositories } from './store/repositories.js';
 import { SERVICE_VERSION } from './version.js';
@@ -20,10 +22,15 @@ export interface RunningServer {
   seedDemoPartner(origin: string): Promise<{ partnerId: string; partnerKey: string }>;
 }
 
-/** Starts the service from environment variables and installs SIGTERM/SIGINT handlers. */
-export async function createServer(env: Readonly<Record<string, string | undefined>>): Promise<RunningServer> {
-  const config = loadConfig(env);
-  const logger = createLogger(config.logLevel);
+/** The service's parts as the configuration makes them, not yet listening. */
+export interface AssembledService {
+  app: FastifyInstance;
+  runtime: Runtime;
+  recognizer: Recognizer;
+}
+
+/** The database, limits store, recognizer and app the configuration names: what `npm start` runs, and the evaluations measure. */
+export async function assembleService(config: Config, logger: Logger): Promise<AssembledService> {
   const runtime = await openRuntime(config, logger);
   const recognizer = await createRecognizer(config, logger);
   const app = await buildApp(config, {
@@ -34,6 +41,14 @@ export async function createServer(env: Readonly<Record<string, string | undefin
     rateLimitStore: runtime.rateLimitStore,
     readinessChecks: runtime.readinessChecks,
   });
+  return { app, runtime, recognizer };
+}
+
+/** Starts the service from environment variables and installs SIGTERM/SIGINT handlers. */
+export async function createServer(env: Readonly<Record<string, string | undefined>>): Promise<RunningServer> {
+  const config = loadConfig(env);
+  const logger = createLogger(config.logLevel);
+  const { app, runtime, recognizer } = await assembleService(config, logger);
 
   const seed = config.seedDemo
     ? await seedDemoProject(createRepositories(runtime.database), systemClock, config)

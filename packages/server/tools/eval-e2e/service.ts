@@ -8,14 +8,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { buildApp } from '@chartwright/server/internal/app.js';
-import { createRecognizer } from '@chartwright/server/internal/asr/create-recognizer.js';
 import { ApiKeyService } from '@chartwright/server/internal/auth/api-keys.js';
 import { systemClock } from '@chartwright/server/internal/clock.js';
 import { loadConfig } from '@chartwright/server/internal/config/config.js';
 import { createLogger } from '@chartwright/server/internal/logger.js';
 import { ProjectService } from '@chartwright/server/internal/projects/project-service.js';
-import { openRuntime } from '@chartwright/server/internal/runtime.js';
+import { assembleService } from '@chartwright/server/internal/server.js';
 import { createRepositories } from '@chartwright/server/internal/store/repositories.js';
 
 export interface EvaluatedService {
@@ -39,16 +37,7 @@ export async function startService(env: Readonly<Record<string, string | undefin
     API_RATE_LIMIT_PER_MINUTE: '1000000',
   });
   const logger = createLogger(config.logLevel);
-  const runtime = await openRuntime(config, logger);
-  const recognizer = await createRecognizer(config, logger);
-  const app = await buildApp(config, {
-    recognizer,
-    database: runtime.database,
-    clock: systemClock,
-    logger,
-    rateLimitStore: runtime.rateLimitStore,
-    readinessChecks: runtime.readinessChecks,
-  });
+  const { app, runtime, recognizer } = await assembleService(config, logger);
   const repositories = createRepositories(runtime.database);
   const project = await new ProjectService(repositories, systemClock).create('eval:e2e');
   const { secret } = await new ApiKeyService(repositories, systemClock, config.keyRotationGraceSeconds).create({
