@@ -117,6 +117,7 @@ export async function storeRealtimeSession(
     end_reason: options.endReason ?? null,
     audio_ms: segments.length * 2000,
     committed_ms: null,
+    cepstral_means: null,
   });
   for (const [index, [speaker, text]] of segments.entries()) {
     await h.repositories.transcriptSegments.insert({

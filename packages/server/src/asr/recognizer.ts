@@ -22,7 +22,15 @@ export interface RecognizerStreamOptions {
    * `speaker`). Off for a channel that carries one person (two-channel audio).
    */
   diarize?: boolean;
+  /**
+   * The stream resumes a session: the cepstral mean its last final reported (`FinalEvent`), so the
+   * first utterance after the resume is heard as the ones before it were. Engines without one ignore it.
+   */
+  cepstralMean?: readonly number[];
 }
+
+/** Per channel of a session, the cepstral mean its last final reported; null for a channel with none. */
+export type CepstralMeans = readonly (readonly number[] | null)[];
 
 export interface RecognizedWord {
   word: string;
@@ -57,6 +65,11 @@ export interface FinalEvent {
   speakerLabel?: string;
   /** That voice's role as judged when the final came out. */
   speaker?: SpeakerRole;
+  /**
+   * The engine's running cepstral mean after this final (PocketSphinx): kept with the session so a
+   * resume starts from it (`RecognizerStreamOptions.cepstralMean`). Never sent to clients.
+   */
+  cepstralMean?: number[];
 }
 
 /** Stable codes a caller may branch on. */

@@ -24,7 +24,7 @@ describe('ASR vocabularies', () => {
     expect(args[args.indexOf('-dict') + 1]).toBe(clinicalFiles().dict);
     expect(args[args.indexOf('-hmm') + 1]).toBe('/usr/share/pocketsphinx/model/en-us/en-us');
     expect(args[args.indexOf('-lw') + 1]).toBe('8');
-    expect(args[args.indexOf('-bestpathlw') + 1]).toBe('13');
+    expect(args[args.indexOf('-bestpathlw') + 1]).toBe('10');
     expect(args[args.indexOf('-beam') + 1]).toBe('1e-60');
   });
 

@@ -8,6 +8,7 @@ import {
   type RecognizerEventName,
   type RecognizerEvents,
   type RecognizerStream,
+  type RecognizerStreamOptions,
 } from '../asr/recognizer.js';
 import type { SessionEvent } from './session-machine/index.js';
 import { RecognizerChannels } from './recognizer-channels.js';
@@ -37,18 +38,34 @@ class FakeStream extends RecognizerEmitter implements RecognizerStream {
   }
 }
 
-function recognizer(opens: (() => Promise<RecognizerStream>)[]): Recognizer {
+function recognizer(opens: (() => Promise<RecognizerStream>)[], asked: RecognizerStreamOptions[] = []): Recognizer {
   return {
     name: 'fake',
     info: { kind: 'none', name: 'fake' },
     languages: 'any',
     status: () => Promise.resolve({ available: true }),
-    openStream: () => opens.shift()?.() ?? Promise.reject(new Error('no more streams')),
+    openStream: (options) => {
+      asked.push(options);
+      return opens.shift()?.() ?? Promise.reject(new Error('no more streams'));
+    },
     close: () => Promise.resolve(),
   };
 }
 
 describe('RecognizerChannels', () => {
+  it("starts each channel's stream from the cepstral mean a resumed session stored for it, and a channel without one cold", async () => {
+    const asked: RecognizerStreamOptions[] = [];
+    const channels = new RecognizerChannels(
+      recognizer([() => Promise.resolve(new FakeStream()), () => Promise.resolve(new FakeStream())], asked),
+      () => undefined,
+    );
+    await channels.open(startOf({ audio: { encoding: 'pcm_s16le', sampleRate: 16000, channels: 2 } }), [
+      [50, 1, 2],
+      null,
+    ]);
+    expect(asked.map((options) => options.cepstralMean)).toEqual([[50, 1, 2], undefined]);
+  });
+
   it('opens one stream per channel, splits audio between them, and relays their events by channel', async () => {
     const [left, right] = [new FakeStream(), new FakeStream()];
     const events: SessionEvent[] = [];
@@ -56,7 +73,10 @@ describe('RecognizerChannels', () => {
       recognizer([() => Promise.resolve(left), () => Promise.resolve(right)]),
       (event) => events.push(event),
     );
-    const opened = await channels.open(startOf({ audio: { encoding: 'pcm_s16le', sampleRate: 16000, channels: 2 } }));
+    const opened = await channels.open(
+      startOf({ audio: { encoding: 'pcm_s16le', sampleRate: 16000, channels: 2 } }),
+      [],
+    );
     expect(opened).toEqual({ ok: true, streams: [left, right] });
     if (!opened.ok) return;
     channels.attach(opened.streams);
@@ -94,7 +114,10 @@ describe('RecognizerChannels', () => {
       recognizer([() => Promise.resolve(opened), () => Promise.reject(failure)]),
       () => undefined,
     );
-    const result = await channels.open(startOf({ audio: { encoding: 'pcm_s16le', sampleRate: 16000, channels: 2 } }));
+    const result = await channels.open(
+      startOf({ audio: { encoding: 'pcm_s16le', sampleRate: 16000, channels: 2 } }),
+      [],
+    );
     expect(result).toEqual({ ok: false, code, message });
     expect(opened.ended).toBe(1);
   });

@@ -2,6 +2,7 @@ import { bytesPerFrame, RECOGNIZER_SAMPLE_RATE, type AudioFormat, type StartMess
 
 import {
   RecognizerError,
+  type CepstralMeans,
   type Recognizer,
   type RecognizerErrorCode,
   type RecognizerStream,
@@ -22,7 +23,7 @@ export class RecognizerChannels {
   ) {}
 
   /** One stream per channel, all or none: when one fails, those that opened are ended first. */
-  async open(start: StartMessage): Promise<Opened> {
+  async open(start: StartMessage, cepstralMeans: CepstralMeans): Promise<Opened> {
     const options = {
       sampleRate: RECOGNIZER_SAMPLE_RATE,
       language: start.language,
@@ -30,7 +31,12 @@ export class RecognizerChannels {
       ...(start.vocabulary === undefined ? {} : { vocabulary: start.vocabulary }),
     } as const;
     const opened = await Promise.allSettled(
-      Array.from({ length: start.audio.channels }, () => this.recognizer.openStream(options)),
+      Array.from({ length: start.audio.channels }, (_, channel) => {
+        const cepstralMean = cepstralMeans[channel];
+        return this.recognizer.openStream(
+          cepstralMean === null || cepstralMean === undefined ? options : { ...options, cepstralMean },
+        );
+      }),
     );
     const streams = opened.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
     const failure = opened.find((result) => result.status === 'rejected');

@@ -6,6 +6,7 @@ import { timingSafeEqual } from 'node:crypto';
 
 import { segmentSeq, type AudioFormat, type ResumeRequest } from '@chartwright/protocol';
 
+import type { CepstralMeans } from '../asr/recognizer.js';
 import type { Principal } from '../auth/principal.js';
 import { hashSecret } from '../auth/secrets.js';
 import type { Clock } from '../clock.js';
@@ -18,6 +19,30 @@ import { readSegments, resumeRefusal } from './stored-session.js';
 function voiceNumber(label: string | null): number {
   const number = label === null ? undefined : /^S(\d+)$/.exec(label)?.[1];
   return number === undefined ? 0 : Number(number);
+}
+
+function parsedList(stored: string | null): unknown[] {
+  if (stored === null) return [];
+  try {
+    const parsed: unknown = JSON.parse(stored);
+    return Array.isArray(parsed) ? (parsed as unknown[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The stored means, one per channel, each null unless it is a list of finite numbers (the engine
+ * checks its length): a value that does not parse costs only the warm start.
+ */
+function storedCepstralMeans(stored: string | null, channels: number): CepstralMeans {
+  const list = parsedList(stored);
+  return Array.from({ length: channels }, (_, channel) => {
+    const mean = list[channel];
+    return Array.isArray(mean) && mean.length > 0 && mean.every((value) => Number.isFinite(value))
+      ? (mean as number[])
+      : null;
+  });
 }
 
 /** The same words for an unknown session, another project's, and a wrong token: none says which. */
@@ -117,6 +142,7 @@ export class ResumeLookup {
       lastSeq: plan.lastSeq,
       voicesBefore: rows.reduce((most, segment) => Math.max(most, voiceNumber(segment.speaker_label)), 0),
       decodeFromMs: plan.decodeFromMs,
+      cepstralMeans: storedCepstralMeans(row.cepstral_means, format.channels),
       provisional: plan.provisional,
       lastAckedAudioMs: resume.lastAckedAudioMs,
     };

@@ -58,6 +58,7 @@ describe.each(TEST_DIALECTS)('realtime sessions after the fact (%s)', (dialect) 
       end_reason: null,
       audio_ms: 0,
       committed_ms: null,
+      cepstral_means: null,
       ...overrides,
     });
     for (const [seq, text] of ['good morning', '', 'my knee hurts'].entries()) {

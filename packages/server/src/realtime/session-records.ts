@@ -2,6 +2,7 @@
 import type { RealtimeEndReason, StartMessage } from '@chartwright/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 
+import type { CepstralMeans } from '../asr/recognizer.js';
 import type { Principal } from '../auth/principal.js';
 import { hashSecret } from '../auth/secrets.js';
 import type { Clock } from '../clock.js';
@@ -17,6 +18,7 @@ import type { Identity, ProvisionalSegments } from './session-machine/index.js';
 export interface Progress {
   transcribedMs: number;
   committedMs: readonly number[];
+  cepstralMeans: CepstralMeans;
 }
 
 /** Where sessions, their segments and the clinician's corrections of them are stored. */
@@ -60,6 +62,7 @@ export class SessionRecords {
         reason,
         audioMs: progress.transcribedMs,
         committedMs: progress.committedMs,
+        cepstralMeans: progress.cepstralMeans,
       });
     } catch (error) {
       this.deps.logger.error({ err: error, sessionId }, 'realtime session end not stored');
@@ -72,6 +75,7 @@ export class SessionRecords {
       await this.deps.store.sessions.interrupted(sessionId, this.deps.clock.now(), {
         audioMs: progress.transcribedMs,
         committedMs: progress.committedMs,
+        cepstralMeans: progress.cepstralMeans,
       });
     } catch (error) {
       this.deps.logger.error({ err: error, sessionId }, 'realtime session state not stored');
@@ -98,6 +102,7 @@ export class SessionRecords {
       end_reason: null,
       audio_ms: 0,
       committed_ms: null,
+      cepstral_means: null,
     };
   }
 }

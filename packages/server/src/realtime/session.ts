@@ -26,7 +26,7 @@ import {
   type SessionMachineConfig,
   type SessionState,
 } from './session-machine/index.js';
-import { SessionRecords, type RealtimeStore } from './session-records.js';
+import { SessionRecords, type Progress, type RealtimeStore } from './session-records.js';
 import { SessionTimers } from './session-timers.js';
 import { TranscriptPipeline } from './transcript-pipeline.js';
 
@@ -61,6 +61,12 @@ function toBuffer(data: RawData): Buffer {
 }
 
 /** A frame read as far as the machine needs: one over the limit is not read at all. */
+/** What a `record_end` or `record_interruption` stores of how far the session got. */
+function progressOf(command: Progress): Progress {
+  const { transcribedMs, committedMs, cepstralMeans } = command;
+  return { transcribedMs, committedMs, cepstralMeans };
+}
+
 function frameOf(data: Buffer, isBinary: boolean, maxFrameBytes: number): Frame {
   const byteLength = data.byteLength;
   if (byteLength > maxFrameBytes) return { kind: 'oversized', byteLength };
@@ -251,7 +257,7 @@ export class RealtimeSession {
         }));
         return;
       case 'open_streams':
-        this.report(this.#channels.open(command.start), (opened) =>
+        this.report(this.#channels.open(command.start, command.cepstralMeans), (opened) =>
           opened.ok
             ? { type: 'streams_opened', streams: opened.streams, at: clock.now() }
             : { type: 'streams_failed', code: opened.code, message: opened.message },
@@ -304,22 +310,12 @@ export class RealtimeSession {
         this.report(this.#finals.drained(), () => ({ type: 'drained' }));
         return;
       case 'record_end':
-        this.report(
-          this.#records.end(command.sessionId, command.reason, {
-            transcribedMs: command.transcribedMs,
-            committedMs: command.committedMs,
-          }),
-          () => ({ type: 'recorded' }),
-        );
+        this.report(this.#records.end(command.sessionId, command.reason, progressOf(command)), () => ({
+          type: 'recorded',
+        }));
         return;
       case 'record_interruption':
-        this.report(
-          this.#records.interrupt(command.sessionId, {
-            transcribedMs: command.transcribedMs,
-            committedMs: command.committedMs,
-          }),
-          () => ({ type: 'recorded' }),
-        );
+        this.report(this.#records.interrupt(command.sessionId, progressOf(command)), () => ({ type: 'recorded' }));
         return;
       case 'revalidate':
         this.deps.revalidate().catch(() => {

@@ -32,6 +32,7 @@ const SESSION_ROW = {
   end_reason: null,
   audio_ms: 0,
   committed_ms: null,
+  cepstral_means: null,
 } as const;
 
 /** A segments table whose inserts wait until released, and fail when told to. */

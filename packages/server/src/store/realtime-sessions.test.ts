@@ -25,6 +25,7 @@ function session(id: string, overrides: Partial<RealtimeSessionRow> = {}): Realt
     end_reason: null,
     audio_ms: 0,
     committed_ms: null,
+    cepstral_means: null,
     ...overrides,
   };
 }
@@ -88,6 +89,7 @@ describe.each(TEST_DIALECTS)('realtime session repositories on %s', (dialect) =>
         reason: 'credential_expired',
         audioMs: 4200,
         committedMs: [3900, 4100],
+        cepstralMeans: [[50.5, -1.25], null],
       });
       expect(await repos.realtimeSessions.get('rts_1')).toMatchObject({
         ended_at: T0 + 5000,
@@ -95,6 +97,7 @@ describe.each(TEST_DIALECTS)('realtime session repositories on %s', (dialect) =>
         end_reason: 'credential_expired',
         audio_ms: 4200,
         committed_ms: '[3900,4100]',
+        cepstral_means: '[[50.5,-1.25],null]',
       });
       await repos.realtimeSessions.reopen('rts_1', T0 + 9000);
       expect(await repos.realtimeSessions.get('rts_1')).toMatchObject({
@@ -107,11 +110,16 @@ describe.each(TEST_DIALECTS)('realtime session repositories on %s', (dialect) =>
 
     it('records a lost socket: last seen, the audio transcribed and how far each channel was committed', async () => {
       await repos.realtimeSessions.insert(session('rts_1'));
-      await repos.realtimeSessions.interrupted('rts_1', T0 + 1000, { audioMs: 1500, committedMs: [900] });
+      await repos.realtimeSessions.interrupted('rts_1', T0 + 1000, {
+        audioMs: 1500,
+        committedMs: [900],
+        cepstralMeans: [[48.25, 3.5]],
+      });
       expect(await repos.realtimeSessions.get('rts_1')).toMatchObject({
         last_seen_at: T0 + 1000,
         audio_ms: 1500,
         committed_ms: '[900]',
+        cepstral_means: '[[48.25,3.5]]',
       });
     });
 

@@ -1,6 +1,8 @@
 import type { Environment } from '@chartwright/protocol';
 import type { Kysely, Selectable } from 'kysely';
 
+import type { CepstralMeans } from '../asr/recognizer.js';
+
 import type { DatabaseSchema, RealtimeSessionsTable, TranscriptSegmentsTable } from './schema.js';
 
 export type RealtimeSessionRow = Selectable<RealtimeSessionsTable>;
@@ -60,11 +62,16 @@ export class RealtimeSessionsRepository {
   async interrupted(
     id: string,
     now: number,
-    progress: { audioMs: number; committedMs: readonly number[] },
+    progress: { audioMs: number; committedMs: readonly number[]; cepstralMeans: CepstralMeans },
   ): Promise<void> {
     await this.db
       .updateTable('realtime_sessions')
-      .set({ last_seen_at: now, audio_ms: progress.audioMs, committed_ms: JSON.stringify(progress.committedMs) })
+      .set({
+        last_seen_at: now,
+        audio_ms: progress.audioMs,
+        committed_ms: JSON.stringify(progress.committedMs),
+        cepstral_means: JSON.stringify(progress.cepstralMeans),
+      })
       .where('id', '=', id)
       .execute();
   }
@@ -81,7 +88,13 @@ export class RealtimeSessionsRepository {
   /** The session ended (it sent `ended`): when, why, the audio it transcribed and how far it was committed. */
   async markEnded(
     id: string,
-    end: { endedAt: number; reason: string; audioMs: number; committedMs: readonly number[] },
+    end: {
+      endedAt: number;
+      reason: string;
+      audioMs: number;
+      committedMs: readonly number[];
+      cepstralMeans: CepstralMeans;
+    },
   ): Promise<void> {
     await this.db
       .updateTable('realtime_sessions')
@@ -91,6 +104,7 @@ export class RealtimeSessionsRepository {
         end_reason: end.reason,
         audio_ms: end.audioMs,
         committed_ms: JSON.stringify(end.committedMs),
+        cepstral_means: JSON.stringify(end.cepstralMeans),
       })
       .where('id', '=', id)
       .execute();

@@ -149,6 +149,8 @@ export interface RealtimeSessionsTable {
    * last lost its socket or ended — where a resume decodes that channel from. Null before then.
    */
   committed_ms: string | null;
+  /** Per channel, the recognizer's cepstral mean after its last final (JSON); null before 0012 or with no final. */
+  cepstral_means: string | null;
 }
 
 export interface TranscriptSegmentsTable {

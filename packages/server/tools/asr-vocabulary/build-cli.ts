@@ -21,8 +21,9 @@ export const DEFAULTS: Omit<BuildOptions, 'log'> = {
   stockDirectory: DEFAULT_OPTIONS.modelDirectory,
   outputDirectory: CLINICAL_DIRECTORY,
   includeNotes: false,
-  clinicalWeight: 0.6,
-  stockWords: 30_000,
+  // Chosen on real read speech and flite dialogues together (docs/realtime.md, "Clinical vocabulary").
+  clinicalWeight: 0.4,
+  stockWords: 0,
   pruneThreshold: 1e-8,
 };
 

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 
 import type { RecognizerStatus } from '../recognizer.js';
 import { vocabularyFiles, type VocabularyFiles } from '../vocabularies.js';
+import { readCepstralPrior } from './cepstral-prior.js';
 
 export const INSTALL_COMMAND = 'apt-get install -y libpocketsphinx3 pocketsphinx-en-us';
 
@@ -35,6 +36,11 @@ export interface PocketSphinxOptions {
   secondPass: boolean;
   /** Language model and dictionary replacing the stock ones (the clinical vocabulary); null = stock. */
   vocabulary: VocabularyFiles | null;
+  /**
+   * Where a new stream's cepstral mean starts, in place of the acoustic model's own (which the
+   * model's feat.params fixes; `-cmninit` cannot override it). Null keeps the model's.
+   */
+  cepstralPrior: readonly number[] | null;
 }
 
 export const DEFAULT_OPTIONS: PocketSphinxOptions = {
@@ -48,6 +54,7 @@ export const DEFAULT_OPTIONS: PocketSphinxOptions = {
   secondPass: false,
   // The measured winner on accuracy and CPU (docs/realtime.md, "Clinical vocabulary").
   vocabulary: vocabularyFiles('clinical'),
+  cepstralPrior: readCepstralPrior(),
 };
 
 export function modelFiles(options: Pick<PocketSphinxOptions, 'modelDirectory' | 'vocabulary'>): {

@@ -48,6 +48,8 @@ describe('DecoderSession finals', () => {
       hypothesis: () => '',
       segments: () => segments(spec),
       probability: () => 0.9,
+      cepstralMean: () => null,
+      setCepstralMean: () => undefined,
     };
   }
 
@@ -56,7 +58,7 @@ describe('DecoderSession finals', () => {
       decoderSaying(
         '<s>:0-9 um:10-30 the(2):31-40 patient:41-80 [NOISE]:81-90 hmm:91-120 uh:121-130 reports:131-170 <sil>:171-180 mhm:181-200 </s>:201-210',
       ),
-      { partialIntervalSamples: 4_000, maxUtteranceSamples: 288_000 },
+      { partialIntervalSamples: 4_000, maxUtteranceSamples: 288_000, decodeFirstWhole: false },
     );
     const [final] = session.end();
     expect(final).toMatchObject({ type: 'final', text: 'the patient reports mhm', startMs: 310, endMs: 2010 });
@@ -72,7 +74,120 @@ describe('DecoderSession finals', () => {
     const session = new DecoderSession(decoderSaying('<s>:0-9 um:10-40 </s>:41-50'), {
       partialIntervalSamples: 4_000,
       maxUtteranceSamples: 288_000,
+      decodeFirstWhole: false,
     });
     expect(session.end()).toEqual([]);
+  });
+});
+
+describe("DecoderSession: a cold stream's first utterance", () => {
+  /**
+   * The library's side: speech in the first and third writes; the streamed decode says `streamed`,
+   * the decode again with the utterance's own mean says `whole` (and records the audio it was fed),
+   * and the next utterance says `next`.
+   */
+  function coldDecoder(specs: { streamed: string; whole: string; next: string }) {
+    const wholeDecodes: number[] = [];
+    let writes = 0;
+    let current = specs.streamed;
+    let again = false;
+    const decoder: DecoderCalls = {
+      startUtterance: () => undefined,
+      endUtterance: () => undefined,
+      process: (pcm) => {
+        if (again) {
+          wholeDecodes.push(pcm.length);
+          current = specs.whole;
+          again = false;
+        } else writes++;
+      },
+      inSpeech: () => writes === 1 || writes === 3,
+      hypothesis: () => '',
+      segments: () => segments(current),
+      probability: () => 0.9,
+      cepstralMean: () => [50, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
+      setCepstralMean: (_mean, carried) => {
+        again = carried;
+      },
+    };
+    return { decoder, wholeDecodes, next: () => (current = specs.next) };
+  }
+
+  it('is decoded again, whole, from all its audio, and its final carries that decode and the mean after it', () => {
+    const cold = coldDecoder({
+      streamed: '<s>:0-9 go:10-30 toward:31-60 </s>:61-70',
+      whole: '<s>:0-9 go:10-30 forward:31-60 </s>:61-70',
+      next: '<s>:400-409 ten:410-440 meters:441-480 </s>:481-490',
+    });
+    const session = new DecoderSession(cold.decoder, {
+      partialIntervalSamples: 4_000,
+      maxUtteranceSamples: 288_000,
+      decodeFirstWhole: true,
+    });
+    const chunk = new Int16Array(1_600);
+    expect(session.write(chunk)).toEqual([]);
+    const [first] = session.write(chunk);
+    expect(first).toMatchObject({ type: 'final', text: 'go forward', startMs: 100, endMs: 610 });
+    expect(first?.type === 'final' ? first.cepstralMean : undefined).toEqual([
+      50, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+    ]);
+    expect(cold.wholeDecodes).toEqual([3_200]);
+    // The next utterance is heard once: the mean has moved by then. Its frames run ahead of the
+    // stream's by the 20 frames of audio the whole decode fed the decoder again.
+    cold.next();
+    session.write(chunk);
+    const [second] = session.write(chunk);
+    expect(second).toMatchObject({ type: 'final', text: 'ten meters', startMs: 3_900 });
+    expect(cold.wholeDecodes).toEqual([3_200]);
+  });
+
+  it('keeps only a second of the silence before the first speech for that decode, however long it was', () => {
+    let writes = 0;
+    let again = false;
+    const fed: number[] = [];
+    const session = new DecoderSession(
+      {
+        startUtterance: () => undefined,
+        endUtterance: () => undefined,
+        process: (pcm) => {
+          if (again) fed.push(pcm.length);
+          else writes++;
+          again = false;
+        },
+        // Five minutes of silence, then 0.1 s of speech.
+        inSpeech: () => writes === 3_001,
+        hypothesis: () => '',
+        segments: () => segments('<s>:0-9 hello:10-30 </s>:31-40'),
+        probability: () => 0.9,
+        cepstralMean: () => [50, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
+        setCepstralMean: (_mean, carried) => {
+          again = carried;
+        },
+      },
+      { partialIntervalSamples: 4_000, maxUtteranceSamples: 288_000, decodeFirstWhole: true },
+    );
+    const chunk = new Int16Array(1_600);
+    const finals = [];
+    for (let write = 0; write < 3_002; write++) finals.push(...session.write(chunk));
+    expect(finals).toMatchObject([{ type: 'final', text: 'hello' }]);
+    // A second of lead-in, the speech, and the write that ended it.
+    expect(fed).toEqual([16_000 + 1_600 + 1_600]);
+  });
+
+  it('is not decoded again when the stream starts from a carried mean', () => {
+    const cold = coldDecoder({
+      streamed: '<s>:0-9 go:10-30 toward:31-60 </s>:61-70',
+      whole: '<s>:0-9 go:10-30 forward:31-60 </s>:61-70',
+      next: '',
+    });
+    const session = new DecoderSession(cold.decoder, {
+      partialIntervalSamples: 4_000,
+      maxUtteranceSamples: 288_000,
+      decodeFirstWhole: false,
+    });
+    const chunk = new Int16Array(1_600);
+    session.write(chunk);
+    expect(session.write(chunk)).toMatchObject([{ type: 'final', text: 'go toward' }]);
+    expect(cold.wholeDecodes).toEqual([]);
   });
 });

@@ -21,12 +21,26 @@ export type DecoderSessionEvent = { type: 'partial'; text: string } | ({ type: '
 /** The decoder calls a decoder session makes; a fake stands in for the library in unit tests. */
 export type DecoderCalls = Pick<
   Decoder,
-  'startUtterance' | 'endUtterance' | 'process' | 'inSpeech' | 'hypothesis' | 'segments' | 'probability'
+  | 'startUtterance'
+  | 'endUtterance'
+  | 'process'
+  | 'inSpeech'
+  | 'hypothesis'
+  | 'segments'
+  | 'probability'
+  | 'cepstralMean'
+  | 'setCepstralMean'
 >;
 
 export interface DecoderSessionOptions {
   partialIntervalSamples: number;
   maxUtteranceSamples: number;
+  /**
+   * The stream starts cold (no mean carried from its own earlier audio): its first utterance, heard
+   * against a prior, is decoded again normalised by its own mean before its final goes out (on real
+   * recordings, about a third fewer word errors in it; docs/realtime.md, "Cepstral normalisation").
+   */
+  decodeFirstWhole: boolean;
 }
 
 const MS_PER_FRAME = 10;
@@ -39,6 +53,11 @@ const SAMPLES_PER_FRAME = (RECOGNIZER_SAMPLE_RATE * MS_PER_FRAME) / 1000;
  */
 const HOLDBACK_FRAMES = 60;
 const REDECODE_LIMIT_FRAMES = 400;
+/**
+ * Audio kept before a cold stream's first speech for its second decode: more than the detector's
+ * pre-speech window (0.2 s), so a stream silent for minutes before anyone speaks holds no more.
+ */
+const LEAD_IN_FRAMES = 100;
 /** A silence this long inside the search window is a better cut than any word boundary. */
 const MIN_PAUSE_FRAMES = 5;
 
@@ -65,11 +84,14 @@ export class DecoderSession {
   /** The current utterance's most recent audio (at least REDECODE_LIMIT), for a cut's second decode. */
   private recent: Int16Array[] = [];
   private recentSamples = 0;
+  /** All of the first utterance's audio while it may still be decoded again; null after. */
+  private firstUtterance: Int16Array[] | null;
 
   constructor(
     private readonly decoder: DecoderCalls,
     private readonly options: DecoderSessionOptions,
   ) {
+    this.firstUtterance = options.decodeFirstWhole ? [] : null;
     decoder.startUtterance();
   }
 
@@ -78,6 +100,7 @@ export class DecoderSession {
     this.decoder.process(pcm);
     this.samples += pcm.length;
     this.remember(pcm);
+    this.firstUtterance?.push(pcm);
     const inSpeech = this.decoder.inSpeech();
     if (inSpeech && !this.speaking) {
       this.speaking = true;
@@ -86,7 +109,10 @@ export class DecoderSession {
     } else if (!inSpeech && this.speaking) {
       return this.cut();
     }
-    if (!this.speaking) return events;
+    if (!this.speaking) {
+      this.keepOnlyLeadIn();
+      return events;
+    }
     if (this.samples - this.speechStart >= this.options.maxUtteranceSamples) return this.cutLong();
     if (this.samples - this.lastPartialAt >= this.options.partialIntervalSamples) {
       this.lastPartialAt = this.samples;
@@ -108,14 +134,41 @@ export class DecoderSession {
   /** Ends the last utterance; the decoder session must not be used afterwards. */
   end(): DecoderSessionEvent[] {
     this.decoder.endUtterance();
-    return this.finalEvent(this.decoder.segments());
+    return this.endedUtterance();
   }
 
   private cut(): DecoderSessionEvent[] {
     this.decoder.endUtterance();
-    const events = this.finalEvent(this.decoder.segments());
+    const events = this.endedUtterance();
     this.startUtterance();
     return events;
+  }
+
+  /**
+   * The final of the utterance just ended; for the cold first one, from its audio decoded again
+   * against the mean it left (the library's running mean, which a cold stream's first utterance
+   * sets on its own).
+   */
+  private endedUtterance(): DecoderSessionEvent[] {
+    const streamed = this.decoder.segments();
+    const audio = this.firstUtterance;
+    this.firstUtterance = null;
+    const mean = audio === null ? null : this.decoder.cepstralMean();
+    const firstWord = streamed.find(isWord);
+    if (audio === null || mean === null || firstWord === undefined) return this.finalEvent(streamed);
+    const offset = this.frameOffset(streamed);
+    const pcm = joined(audio);
+    this.decoder.setCepstralMean(mean, true);
+    this.decoder.startUtterance();
+    this.decoder.process(pcm);
+    this.decoder.endUtterance();
+    this.redecodedFrames += pcm.length / SAMPLES_PER_FRAME;
+    const again = this.decoder.segments();
+    // The detector, restarted, drops the silence before the speech, so the second decode's frames
+    // are numbered from elsewhere: both heard the speech begin at the same moment.
+    const againFirst = again.find(isWord);
+    if (againFirst === undefined) return this.finalEvent(streamed, offset);
+    return this.finalEvent(again, offset + againFirst.startFrame - firstWord.startFrame);
   }
 
   /**
@@ -123,6 +176,9 @@ export class DecoderSession {
    * after it are decoded again, with the audio that follows them, in the next utterance.
    */
   private cutLong(): DecoderSessionEvent[] {
+    // Decoding a long utterance again would make its final later by a second or more; the
+    // library's own running mean has moved during it anyway.
+    this.firstUtterance = null;
     this.decoder.endUtterance();
     const segments = this.decoder.segments();
     const offset = this.frameOffset(segments);
@@ -167,6 +223,16 @@ export class DecoderSession {
       : this.redecodedFrames;
   }
 
+  /** Before anyone speaks, the first utterance needs only the audio just before the speech. */
+  private keepOnlyLeadIn(): void {
+    const audio = this.firstUtterance;
+    if (audio === null) return;
+    let samples = audio.reduce((total, chunk) => total + chunk.length, 0);
+    while (audio.length > 1 && samples - (audio[0]?.length ?? 0) >= LEAD_IN_FRAMES * SAMPLES_PER_FRAME) {
+      samples -= audio.shift()?.length ?? 0;
+    }
+  }
+
   private remember(pcm: Int16Array): void {
     this.recent.push(pcm);
     this.recentSamples += pcm.length;
@@ -189,10 +255,9 @@ export class DecoderSession {
     return out;
   }
 
-  private finalEvent(segments: readonly Segment[]): DecoderSessionEvent[] {
+  private finalEvent(segments: readonly Segment[], offset = this.frameOffset(segments)): DecoderSessionEvent[] {
     this.speaking = false;
     this.lastPartial = '';
-    const offset = this.frameOffset(segments);
     const streamMs = (frame: number): number => Math.round((frame - offset) * MS_PER_FRAME);
     const words: RecognizedWord[] = [];
     for (const segment of segments) {
@@ -209,6 +274,7 @@ export class DecoderSession {
     const first = words[0];
     const last = words[words.length - 1];
     if (first === undefined || last === undefined) return [];
+    const cepstralMean = this.decoder.cepstralMean();
     return [
       {
         type: 'final',
@@ -216,9 +282,20 @@ export class DecoderSession {
         startMs: first.startMs,
         endMs: last.endMs,
         words,
+        ...(cepstralMean === null ? {} : { cepstralMean }),
       },
     ];
   }
+}
+
+function joined(chunks: readonly Int16Array[]): Int16Array {
+  const out = new Int16Array(chunks.reduce((total, chunk) => total + chunk.length, 0));
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return out;
 }
 
 /** The word without the "(2)" that marks an alternate pronunciation. */

@@ -45,6 +45,7 @@ export class PocketSphinxRecognizer implements Recognizer {
         decoderArgs: decoderArgs(this.options),
         partialIntervalSamples: (this.options.partialIntervalMs * SAMPLE_RATE) / 1000,
         maxUtteranceSamples: (this.options.maxUtteranceMs * SAMPLE_RATE) / 1000,
+        cepstralPrior: this.options.cepstralPrior,
       },
     });
   }
@@ -64,7 +65,7 @@ export class PocketSphinxRecognizer implements Recognizer {
     if (!status.available) {
       throw new RecognizerError('recognizer_unavailable', `${status.reason}; install it with: ${status.installHint}`);
     }
-    return this.pool.open({ diarize: options.diarize ?? false });
+    return this.pool.open({ diarize: options.diarize ?? false, cepstralMean: options.cepstralMean ?? null });
   }
 
   /** Starts the workers and waits for their models to load (optional: streams wait anyway). */

@@ -5,8 +5,11 @@
 import type { FinalEvent, RecognizerErrorCode } from '../recognizer.js';
 
 export type ToWorker =
-  /** `diarize`: label finals with their voice (one microphone, several people). */
-  | { type: 'open'; id: number; diarize: boolean }
+  /**
+   * `diarize`: label finals with their voice (one microphone, several people). `cepstralMean`: the
+   * mean a resumed session's last final reported, or null for a stream that starts cold.
+   */
+  | { type: 'open'; id: number; diarize: boolean; cepstralMean: readonly number[] | null }
   | { type: 'audio'; id: number; pcm: Int16Array }
   | { type: 'finalize'; id: number }
   /** End normally: flush the last utterance, then `ended`. */
@@ -31,6 +34,8 @@ export interface WorkerSettings {
   decoderArgs: readonly string[];
   partialIntervalSamples: number;
   maxUtteranceSamples: number;
+  /** Where a cold stream's cepstral mean starts (models/cepstral-prior.json); null: the model's own. */
+  cepstralPrior: readonly number[] | null;
 }
 
 /** Settings reach the worker in an environment variable, before any message can. */

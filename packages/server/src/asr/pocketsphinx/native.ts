@@ -5,6 +5,8 @@
  */
 import koffi from 'koffi';
 
+import { CEPSTRUM_LENGTH } from './cepstral-prior.js';
+
 /** An opaque C pointer; only ever handed back to the library. */
 type Pointer = unknown;
 
@@ -29,6 +31,9 @@ const SIGNATURES = {
   ps_get_logmath: 'void *ps_get_logmath(void *ps)',
   logmath_exp: 'double logmath_exp(void *lmath, int logb)',
   err_set_logfp: 'void err_set_logfp(void *stream)',
+  ps_get_feat: 'void *ps_get_feat(void *ps)',
+  cmn_live_get: 'void cmn_live_get(void *cmn, _Out_ float *vec)',
+  cmn_live_set: 'void cmn_live_set(void *cmn, const float *vec)',
 } as const;
 
 type NativeFunction = ((...args: unknown[]) => unknown) & {
@@ -46,14 +51,102 @@ export interface Segment {
   logProbability: number;
 }
 
+/**
+ * Where 5prealpha keeps the cepstral normalisation (sphinxbase feat.h and cmn.h, x86-64 and other
+ * LP64 layouts). The library has no call to reach it from a decoder, so the offsets are checked
+ * against what a fresh decoder of the en-us model must hold before any is used; on a build laid out
+ * otherwise the decoder simply does without (see `CepstralNormalisation`).
+ */
+const FEAT_CEPSIZE = 16;
+const FEAT_CMN_TYPE = 68;
+const FEAT_CMN = 88;
+const CMN_MEAN = 0;
+const CMN_SUM = 16;
+const CMN_NFRAME = 24;
+const CMN_VECLEN = 28;
+/** cmn_type_t of a fresh decoder of the en-us model (feat.params `-cmn batch`; streaming turns it live). */
+const CMN_BATCH = 1;
+
+/**
+ * The decoder's cepstral mean normalisation (CMN). Streaming, the library subtracts a running mean
+ * that starts from the model's prior and first moves when an utterance ends: a stream's first
+ * utterance is decoded against the prior, whatever microphone and voice it came from. On real
+ * recordings that costs about a third more word errors on that utterance (docs/realtime.md,
+ * "Cepstral normalisation").
+ */
+class CepstralNormalisation {
+  private constructor(
+    private readonly fn: NativeTable,
+    private readonly cmn: Pointer,
+  ) {}
+
+  /** Null when the library's structures are not laid out as this build expects. */
+  static of(fn: NativeTable, ps: Pointer): CepstralNormalisation | null {
+    const feat = fn.ps_get_feat(ps);
+    if (feat === null) return null;
+    const cmn = koffi.decode(feat, FEAT_CMN, 'void *') as Pointer;
+    const laidOut =
+      cmn !== null &&
+      koffi.decode(feat, FEAT_CEPSIZE, 'int') === CEPSTRUM_LENGTH &&
+      koffi.decode(feat, FEAT_CMN_TYPE, 'int') === CMN_BATCH &&
+      koffi.decode(cmn, CMN_VECLEN, 'int') === CEPSTRUM_LENGTH;
+    return laidOut ? new CepstralNormalisation(fn, cmn) : null;
+  }
+
+  /**
+   * The mean of the speech heard so far (within the library's five-to-eight-second window), read
+   * from its running sums: the mean it normalises by moves only when an utterance ends, and not
+   * after every utterance (not after a short one that ends in silence).
+   */
+  mean(): number[] {
+    const frames = koffi.decode(this.cmn, CMN_NFRAME, 'int') as number;
+    if (frames <= 0) {
+      const vector = new Float32Array(CEPSTRUM_LENGTH);
+      this.fn.cmn_live_get(this.cmn, vector);
+      return Array.from(vector);
+    }
+    const sums = koffi.decode(koffi.decode(this.cmn, CMN_SUM, 'void *'), 'float', CEPSTRUM_LENGTH) as Float32Array;
+    return Array.from(sums, (sum) => sum / frames);
+  }
+
+  /** A mean heard from this stream's speaker before: it weighs as five seconds of speech. */
+  carry(mean: readonly number[]): void {
+    this.fn.cmn_live_set(this.cmn, Float32Array.from(mean));
+  }
+
+  /** A starting point only: the first utterance's own mean replaces it entirely when that utterance ends. */
+  start(mean: readonly number[]): void {
+    const vector = koffi.decode(this.cmn, CMN_MEAN, 'void *') as Pointer;
+    koffi.encode(vector, 'float', Array.from(mean), CEPSTRUM_LENGTH);
+  }
+}
+
 /** One decoder: single-threaded by construction (one worker process, one JS thread). */
 export class Decoder {
   private freed = false;
+  private readonly normalisation: CepstralNormalisation | null;
 
   constructor(
     private readonly fn: NativeTable,
     private readonly ps: Pointer,
-  ) {}
+  ) {
+    this.normalisation = CepstralNormalisation.of(fn, ps);
+  }
+
+  /** The running cepstral mean, to carry into a resumed stream; null where it cannot be reached. */
+  cepstralMean(): number[] | null {
+    return this.normalisation?.mean() ?? null;
+  }
+
+  /**
+   * Normalises by `mean` from here on: `carried` from speech this stream heard (it weighs as five
+   * seconds of it), or a prior that the first utterance's own mean replaces when it ends.
+   */
+  setCepstralMean(mean: readonly number[], carried: boolean): void {
+    if (mean.length !== CEPSTRUM_LENGTH) return;
+    if (carried) this.normalisation?.carry(mean);
+    else this.normalisation?.start(mean);
+  }
 
   startUtterance(): void {
     this.check(this.fn.ps_start_utt(this.ps), 'ps_start_utt');

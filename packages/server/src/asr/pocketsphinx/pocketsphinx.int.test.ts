@@ -172,7 +172,12 @@ describe.skipIf(missing.length > 0)('PocketSphinx recognizer', () => {
       // Written at once: the whole recording may wait in the queue.
       const engine = new PocketSphinxRecognizer({ workers: 1, maxUtteranceMs, maxPendingMs: 60_000 });
       try {
-        const stream = await engine.openStream({ sampleRate: 16000 });
+        // Both start from the same carried mean, so neither decodes its first utterance again: a
+        // long first utterance is never decoded twice, and the comparison is of the cuts alone.
+        const stream = await engine.openStream({
+          sampleRate: 16000,
+          cepstralMean: DEFAULT_OPTIONS.cepstralPrior ?? [],
+        });
         const recording = record(stream, () => undefined);
         for (let offset = 0; offset < audio.length; offset += CHUNK) stream.write(audio.slice(offset, offset + CHUNK));
         await stream.end();
@@ -215,11 +220,82 @@ describe.skipIf(missing.length > 0)('PocketSphinx recognizer', () => {
     }
   });
 
+  it("reaches the library's cepstral normalisation: the model's prior, a prior set in its place, and the mean an utterance leaves", async () => {
+    const decoder = await loadPocketSphinx(DEFAULT_OPTIONS.libraryPath).createDecoder(decoderArgs(DEFAULT_OPTIONS));
+    try {
+      // The en-us model's feat.params starts every stream from this mean.
+      const modelPrior = [41.0, -5.29, -0.12, 5.09, 2.48, -4.07, -1.37, -1.78, -5.08, -2.05, -6.45, -1.42, 1.17];
+      const expectMean = (expected: number[]): void => {
+        const mean = decoder.cepstralMean() ?? [];
+        expect(mean).toHaveLength(expected.length);
+        expected.forEach((value, index) => expect(mean[index]).toBeCloseTo(value, 2));
+      };
+      expectMean(modelPrior);
+      const prior = modelPrior.map((value, index) => value + index + 1);
+      decoder.setCepstralMean(prior, false);
+      expectMean(prior);
+      decoder.startUtterance();
+      decoder.process(goforward());
+      decoder.endUtterance();
+      // The utterance's own mean replaces a prior set so, whatever it was.
+      const heard = decoder.cepstralMean() ?? [];
+      const moved = heard.reduce((distance, value, index) => distance + Math.abs(value - (prior[index] ?? 0)), 0);
+      expect(moved).toBeGreaterThan(5);
+      // A mean carried into a stream (a resume) is the one it normalises by.
+      decoder.setCepstralMean(prior, true);
+      expectMean(prior);
+    } finally {
+      decoder.free();
+    }
+  });
+
+  it("decodes a cold stream's first utterance again, by its own mean, without moving the clock of what follows", async () => {
+    const library = loadPocketSphinx(DEFAULT_OPTIONS.libraryPath);
+    const args = decoderArgs(DEFAULT_OPTIONS);
+    // Loud speech, far from the level the model's prior expects (heard against it: "go forward and
+    // major stuff"), then the same again after a pause.
+    const loud = goforward().map((sample) => Math.max(-32_768, Math.min(32_767, sample * 6)));
+    const audio = concatPcm([loud, roomNoise(1_000, 40, 3), loud, roomNoise(1_000, 40, 4)]);
+    const decode = async (decodeFirstWhole: boolean): Promise<FinalEvent[]> => {
+      const decoder = await library.createDecoder(args);
+      try {
+        const session = new DecoderSession(decoder, {
+          partialIntervalSamples: 4_000,
+          maxUtteranceSamples: 288_000,
+          decodeFirstWhole,
+        });
+        const events = [];
+        for (let offset = 0; offset < audio.length; offset += CHUNK)
+          events.push(...session.write(audio.slice(offset, offset + CHUNK)));
+        events.push(...session.end());
+        return events.flatMap((event) => (event.type === 'final' ? [event] : []));
+      } finally {
+        decoder.free();
+      }
+    };
+    const [again, once] = await Promise.all([decode(true), decode(false)]);
+    expect(again.map((final) => final.text)).toEqual(['go forward ten meters', 'go forward ten meters']);
+    expect(again[0]?.text).not.toBe(once[0]?.text);
+    for (const final of again) expect(final.cepstralMean).toHaveLength(13);
+    // The second utterance, decoded once in both, lands at the same stream time.
+    const starts = (finals: FinalEvent[]): number[] => (finals[1]?.words ?? []).map((word) => word.startMs);
+    expect(starts(again).length).toBeGreaterThan(0);
+    starts(again).forEach((startMs, index) => {
+      expect(Math.abs(startMs - (starts(once)[index] ?? Infinity))).toBeLessThanOrEqual(20);
+    });
+    // And the first one's words where the audio has them: the quiet copy begins at 0.
+    expect(again[0]?.endMs).toBeLessThanOrEqual(loud.length / 16);
+  }, 30_000);
+
   it('decodes on this thread while other decoders load on a thread of their own', async () => {
     const library = loadPocketSphinx(DEFAULT_OPTIONS.libraryPath);
     const args = decoderArgs(DEFAULT_OPTIONS);
     const decode = (decoder: Decoder): string => {
-      const session = new DecoderSession(decoder, { partialIntervalSamples: 4_000, maxUtteranceSamples: 288_000 });
+      const session = new DecoderSession(decoder, {
+        partialIntervalSamples: 4_000,
+        maxUtteranceSamples: 288_000,
+        decodeFirstWhole: false,
+      });
       const audio = goforward();
       const events = [];
       for (let offset = 0; offset < audio.length; offset += CHUNK)

@@ -53,7 +53,7 @@ export class WorkerPool {
     await Promise.all(this.workers.map((worker) => worker?.ready ?? Promise.resolve()));
   }
 
-  async open(options: { diarize: boolean }): Promise<PocketSphinxStream> {
+  async open(options: { diarize: boolean; cepstralMean: readonly number[] | null }): Promise<PocketSphinxStream> {
     if (this.closed) throw new RecognizerError('recognizer_unavailable', 'the recognizer is closed');
     this.start();
     const worker = this.leastLoaded();
@@ -70,7 +70,7 @@ export class WorkerPool {
     const stream = new PocketSphinxStream(id, pid, send, limits, (done) => worker.streams.delete(done));
     await new Promise<void>((resolve, reject) => {
       worker.opening.set(id, { resolve, reject });
-      send({ type: 'open', id, diarize: options.diarize });
+      send({ type: 'open', id, diarize: options.diarize, cepstralMean: options.cepstralMean });
     });
     worker.streams.set(id, stream);
     return stream;

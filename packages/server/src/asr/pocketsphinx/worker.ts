@@ -56,10 +56,17 @@ class DecoderSupply {
   }
 }
 
-function liveStream(decoder: Decoder, settings: WorkerSettings, diarize: boolean): Live {
+function liveStream(
+  decoder: Decoder,
+  settings: WorkerSettings,
+  options: { diarize: boolean; cepstralMean: readonly number[] | null },
+): Live {
+  const { cepstralMean, diarize } = options;
+  if (cepstralMean !== null) decoder.setCepstralMean(cepstralMean, true);
+  else if (settings.cepstralPrior !== null) decoder.setCepstralMean(settings.cepstralPrior, false);
   return {
     decoder,
-    decoderSession: new DecoderSession(decoder, settings),
+    decoderSession: new DecoderSession(decoder, { ...settings, decodeFirstWhole: cepstralMean === null }),
     restorer: new NarrowbandRestorer(),
     diarizer: diarize ? new Diarizer() : null,
     decoded: 0,
@@ -118,10 +125,10 @@ async function main(): Promise<void> {
     releaseStream(streams, id, library);
   };
 
-  const open = async (id: number, diarize: boolean): Promise<void> => {
+  const open = async (id: number, options: Parameters<typeof liveStream>[2]): Promise<void> => {
     try {
       const decoder = await supply.take();
-      streams.set(id, liveStream(decoder, settings, diarize));
+      streams.set(id, liveStream(decoder, settings, options));
       send({ type: 'opened', id });
     } catch (error) {
       fail(id, error);
@@ -133,7 +140,7 @@ async function main(): Promise<void> {
     try {
       switch (message.type) {
         case 'open':
-          void open(message.id, message.diarize);
+          void open(message.id, message);
           return;
         case 'audio':
           if (live === undefined) return;

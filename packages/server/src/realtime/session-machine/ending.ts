@@ -19,7 +19,8 @@ function abandonedStreams(state: SessionState): SessionCommand[] {
 }
 
 function transcriptOf(streaming: Streaming): Transcript {
-  const { format, framesReceived, segments, lastFinalEndMs, streamOffsetMs, committedMs, unstored } = streaming;
+  const { format, framesReceived, segments, lastFinalEndMs, streamOffsetMs, committedMs, cepstralMeans, unstored } =
+    streaming;
   const { transcribedMs, storageFailed, voicesBefore } = streaming;
   return {
     format,
@@ -29,6 +30,7 @@ function transcriptOf(streaming: Streaming): Transcript {
     lastFinalEndMs,
     streamOffsetMs,
     committedMs,
+    cepstralMeans,
     unstored,
     transcribedMs,
     storageFailed,
@@ -147,16 +149,18 @@ export function drained(state: SessionState): Transition {
   const { transcribedMs } = transcript;
   // A final that could not be stored is not committed: a resume decodes its audio again.
   const committedMs = committedOf(transcript);
+  const { cepstralMeans } = transcript;
   const ending = state.ending;
   const record: SessionCommand =
     ending.path === 'interrupted'
-      ? { type: 'record_interruption', sessionId, transcribedMs, committedMs }
+      ? { type: 'record_interruption', sessionId, transcribedMs, committedMs, cepstralMeans }
       : {
           type: 'record_end',
           sessionId,
           reason: ending.path === 'finish' ? ending.reason : 'server_shutdown',
           transcribedMs,
           committedMs,
+          cepstralMeans,
         };
   return to({ ...state, transcript, phase: 'recording' }, record);
 }

@@ -144,7 +144,7 @@ describe('the session machine: start', () => {
     step = run([available], step.state);
     expect(step).toMatchObject({
       state: { step: { name: 'opening' } },
-      commands: [{ type: 'open_streams', start: parsed.message }],
+      commands: [{ type: 'open_streams', start: parsed.message, cepstralMeans: [] }],
     });
     step = run([{ type: 'streams_opened', streams: [STREAM, OTHER_STREAM], at: T0 }], step.state);
     expect(step.commands).toEqual([
@@ -379,6 +379,7 @@ describe('the session machine: start with resume', () => {
     voicesBefore: 2,
     lastAckedAudioMs: 1200,
     decodeFromMs: [1500],
+    cepstralMeans: [[48, 6, -9, 14, -5, -2, 4, -9, 4, -4, -1, 1, -6]],
     provisional: 'replace',
   };
 
@@ -399,10 +400,14 @@ describe('the session machine: start with resume', () => {
         format: { encoding: 'pcm_s16le', sampleRate: 16000, channels: 1 },
       },
     ]);
-    step = run(
-      [{ type: 'resume_loaded', point }, available, { type: 'streams_opened', streams: [STREAM], at: T0 }],
-      step.state,
-    );
+    step = run([{ type: 'resume_loaded', point }, available], step.state);
+    // The recognizer's stream starts from the cepstral mean the session had reached.
+    expect(step.commands.at(-1)).toEqual({
+      type: 'open_streams',
+      start: expect.objectContaining({ type: 'start' }),
+      cepstralMeans: point.cepstralMeans,
+    });
+    step = run([{ type: 'streams_opened', streams: [STREAM], at: T0 }], step.state);
     expect(step.commands.at(-1)).toMatchObject({
       type: 'store_session',
       resumed: { provisional: 'replace' },
@@ -424,6 +429,7 @@ describe('the session machine: start with resume', () => {
         lastFinalEndMs: [1500],
         streamOffsetMs: [1500],
         committedMs: [1500],
+        cepstralMeans: point.cepstralMeans,
         unstored: [],
         transcribedMs: 1500,
         acked: 2,
@@ -936,7 +942,14 @@ describe('the session machine: endings', () => {
     ]);
     const drained = run([{ type: 'drained' }], flushed.state);
     expect(drained.commands).toEqual([
-      { type: 'record_end', sessionId: 'rts_own', reason: 'stopped', transcribedMs: 1000, committedMs: [900] },
+      {
+        type: 'record_end',
+        sessionId: 'rts_own',
+        reason: 'stopped',
+        transcribedMs: 1000,
+        committedMs: [900],
+        cepstralMeans: [],
+      },
     ]);
     // The record is being stored: a recognizer final now is too late.
     expect(run([final('too late', 0, 10)], drained.state).commands).toEqual([]);
@@ -970,7 +983,14 @@ describe('the session machine: endings', () => {
     );
     expect(commands.slice(-2)).toEqual([
       { type: 'drain_finals' },
-      { type: 'record_end', sessionId: 'rts_own', reason: 'stopped', transcribedMs: 0, committedMs: [0] },
+      {
+        type: 'record_end',
+        sessionId: 'rts_own',
+        reason: 'stopped',
+        transcribedMs: 0,
+        committedMs: [0],
+        cepstralMeans: [],
+      },
     ]);
   });
 
@@ -993,6 +1013,7 @@ describe('the session machine: endings', () => {
       reason: 'stopped',
       transcribedMs: 0,
       committedMs: [300],
+      cepstralMeans: [],
     });
   });
 
@@ -1002,7 +1023,11 @@ describe('the session machine: endings', () => {
         { type: 'recognizer_committed', channel: 0, ms: 120 },
         audio(1000),
         { type: 'socket_closed' },
-        final('go forward', 150, 900),
+        {
+          type: 'recognizer_final',
+          channel: 0,
+          final: { text: 'go forward', startMs: 150, endMs: 900, cepstralMean: [47, 5] },
+        },
         { type: 'flushed' },
         { type: 'drained' },
         { type: 'recorded' },
@@ -1019,7 +1044,14 @@ describe('the session machine: endings', () => {
       { type: 'clear_timer', name: 'flush' },
       { type: 'drain_finals' },
       // The open utterance's provisional final commits nothing: a resume decodes it again from 120 ms.
-      { type: 'record_interruption', sessionId: 'rts_own', transcribedMs: 1000, committedMs: [120] },
+      {
+        type: 'record_interruption',
+        sessionId: 'rts_own',
+        transcribedMs: 1000,
+        committedMs: [120],
+        // The mean the recognizer reached, for the resume to start from.
+        cepstralMeans: [[47, 5]],
+      },
       {
         type: 'log',
         level: 'info',
@@ -1062,6 +1094,7 @@ describe('the session machine: endings', () => {
         reason: 'server_shutdown',
         transcribedMs: 1000,
         committedMs: [120],
+        cepstralMeans: [],
       },
       { type: 'settled' },
     ]);

@@ -40,6 +40,7 @@ function streamingOf(start: StartMessage, resume: ResumePoint | undefined, chann
     lastFinalEndMs: [...decodeFromMs],
     streamOffsetMs: [...decodeFromMs],
     committedMs: [...decodeFromMs],
+    cepstralMeans: resume?.cepstralMeans ?? [],
     unstored: [],
     transcribedMs: Math.min(...decodeFromMs),
     acked: Math.floor(receivedMs / ACK_INTERVAL_MS),

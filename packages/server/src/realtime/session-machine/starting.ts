@@ -131,7 +131,7 @@ export function recognizerChecked(
   }
   return to(
     { ...state, step: { name: 'opening', resume: state.step.resume } },
-    { type: 'open_streams', start: state.start },
+    { type: 'open_streams', start: state.start, cepstralMeans: state.step.resume?.cepstralMeans ?? [] },
   );
 }
 

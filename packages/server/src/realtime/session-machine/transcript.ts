@@ -1,6 +1,6 @@
 import { segmentId, type TranscriptSegment } from '@chartwright/protocol';
 
-import type { FinalEvent } from '../../asr/recognizer.js';
+import type { CepstralMeans, FinalEvent } from '../../asr/recognizer.js';
 import { reviewWeight } from '../../text/clinical-weight.js';
 import { withDisplay } from '../segment-view.js';
 import type { SessionCommand, Transcript } from './types.js';
@@ -65,6 +65,7 @@ export function addFinal(
   });
   const lastFinalEndMs = [...transcript.lastFinalEndMs];
   lastFinalEndMs[channel] = segment.endMs;
+  const cepstralMeans = channelsOf(transcript.cepstralMeans, channel, final.cepstralMean);
   const committed = provisional
     ? {}
     : {
@@ -72,9 +73,18 @@ export function addFinal(
         unstored: [...transcript.unstored, { seq, channel, startMs: segment.startMs }],
       };
   return {
-    transcript: { ...transcript, segments: seq, lastFinalEndMs, ...committed },
+    transcript: { ...transcript, segments: seq, lastFinalEndMs, cepstralMeans, ...committed },
     command: { type: 'store_final', sessionId, seq, segment, provisional },
   };
+}
+
+/** The channel's cepstral mean is `mean` when the final reported one; the others' as they were. */
+function channelsOf(means: CepstralMeans, channel: number, mean: readonly number[] | undefined): CepstralMeans {
+  if (mean === undefined) return means;
+  const next: (readonly number[] | null)[] = Array.from({ length: Math.max(means.length, channel + 1) }, (_, index) =>
+    index === channel ? mean : (means[index] ?? null),
+  );
+  return next;
 }
 
 /** Per channel, how far the audio is committed and its finals stored: what a client may drop, or a resume skip. */

@@ -14,7 +14,13 @@ import type {
   TranscriptSegment,
 } from '@chartwright/protocol';
 
-import type { FinalEvent, RecognizerErrorCode, RecognizerStatus, RecognizerStream } from '../../asr/recognizer.js';
+import type {
+  CepstralMeans,
+  FinalEvent,
+  RecognizerErrorCode,
+  RecognizerStatus,
+  RecognizerStream,
+} from '../../asr/recognizer.js';
 import type { Principal } from '../../auth/principal.js';
 import type { RealtimeConfig } from '../../config/config.js';
 
@@ -61,6 +67,8 @@ export interface ResumePoint {
   lastAckedAudioMs: number;
   /** Per channel, where the resumed decode starts: resent audio before it is counted, not decoded. */
   decodeFromMs: number[];
+  /** Per channel, the cepstral mean the session's recognizer had reached; a resumed stream starts from it. */
+  cepstralMeans: CepstralMeans;
   provisional: ProvisionalSegments;
 }
 
@@ -96,6 +104,8 @@ export interface Transcript {
    * handed to the store, and no utterance still to come began before it. `ack` says the lowest.
    */
   committedMs: number[];
+  /** Per channel, the cepstral mean the last final reported (kept for a resume). */
+  cepstralMeans: CepstralMeans;
   /**
    * Finals handed to the store and not yet stored: their audio is not acknowledged before it is,
    * so a final lost to a failed write is decoded again on a resume.
@@ -204,7 +214,8 @@ export type SessionCommand =
   | { type: 'find_resume'; resume: ResumeRequest }
   | { type: 'load_resume'; sessionId: string; resume: ResumeRequest; format: AudioFormat }
   | { type: 'check_recognizer' }
-  | { type: 'open_streams'; start: StartMessage }
+  /** `cepstralMeans`: where each channel's stream starts (a resume's), empty for a new session. */
+  | { type: 'open_streams'; start: StartMessage; cepstralMeans: CepstralMeans }
   /** Ends streams the session will not use; nothing waits for them. */
   | { type: 'end_streams'; streams: readonly RecognizerStream[] }
   /** A resume's `provisional` says what becomes of the segments its lost socket stored unsent. */
@@ -235,8 +246,15 @@ export type SessionCommand =
       reason: RealtimeEndReason;
       transcribedMs: number;
       committedMs: readonly number[];
+      cepstralMeans: CepstralMeans;
     }
-  | { type: 'record_interruption'; sessionId: string; transcribedMs: number; committedMs: readonly number[] }
+  | {
+      type: 'record_interruption';
+      sessionId: string;
+      transcribedMs: number;
+      committedMs: readonly number[];
+      cepstralMeans: CepstralMeans;
+    }
   /** Checks the credential again; `credential_revoked` when it no longer authenticates. */
   | { type: 'revalidate' }
   | { type: 'log'; level: 'info' | 'error'; message: string; fields: Record<string, unknown> }

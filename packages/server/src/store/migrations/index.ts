@@ -11,6 +11,7 @@ import { noteFacts } from './0008-note-facts.js';
 import { clinicianProfileDocumentRevisions } from './0009-clinician-profile-document-revisions.js';
 import { realtimeResumeInContext } from './0010-realtime-resume-in-context.js';
 import { transcriptReview } from './0011-transcript-review.js';
+import { realtimeCepstralMeans } from './0012-realtime-cepstral-means.js';
 
 /**
  * Migrations in the order they apply. Names sort lexically, so they carry a zero-padded number;
@@ -28,6 +29,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0009-clinician-profile-document-revisions': clinicianProfileDocumentRevisions,
   '0010-realtime-resume-in-context': realtimeResumeInContext,
   '0011-transcript-review': transcriptReview,
+  '0012-realtime-cepstral-means': realtimeCepstralMeans,
 };
 
 /** Every migration's name, in the order they apply. */

@@ -555,4 +555,47 @@ describe.each(TEST_DIALECTS)('migrations on %s', (dialect) => {
       await app.close();
     }
   });
+
+  it('keeps sessions stored before 0012 resumable: no cepstral means (a cold start), then the ones a lost socket stores', async () => {
+    opened = await openEmptyTestDatabase(dialect);
+    const { db } = opened.database;
+    const before = MIGRATION_NAMES[MIGRATION_NAMES.indexOf('0012-realtime-cepstral-means') - 1] ?? '';
+    expect((await (await createMigrator(opened.database)).migrateTo(before)).error).toBeUndefined();
+    const clock = new ManualClock();
+    const repositories = createRepositories(opened.database);
+    const project = await new ProjectService(repositories, clock).create('Clinic');
+    const now = clock.now();
+    // Written with the columns of the version before, as a service on it would have.
+    await db
+      .insertInto('realtime_sessions')
+      .values({
+        id: 'rts_before',
+        project_id: project.id,
+        environment: 'test',
+        credential_kind: 'api_key',
+        api_key_id: null,
+        partner_id: null,
+        encounter_id: null,
+        resume_token_hash: 'hash-before',
+        audio_format: JSON.stringify({ encoding: 'pcm_s16le', sampleRate: 16000, channels: 1 }),
+        language: 'en-US',
+        created_at: now,
+        last_seen_at: now,
+        ended_at: null,
+        end_reason: null,
+        audio_ms: 4000,
+        committed_ms: '[3800]',
+      } as never)
+      .execute();
+
+    await migrateToLatest(opened.database);
+    const sessions = createRepositories(opened.database).realtimeSessions;
+    expect(await sessions.get('rts_before')).toMatchObject({ committed_ms: '[3800]', cepstral_means: null });
+    await sessions.interrupted('rts_before', now + 1000, {
+      audioMs: 5000,
+      committedMs: [4900],
+      cepstralMeans: [[48.5, 6.25]],
+    });
+    expect(await sessions.get('rts_before')).toMatchObject({ committed_ms: '[4900]', cepstral_means: '[[48.5,6.25]]' });
+  });
 });
