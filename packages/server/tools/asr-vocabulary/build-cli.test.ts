@@ -8,8 +8,8 @@ describe('build:asr-vocabulary arguments', () => {
     expect(parseArguments([])).toEqual(DEFAULTS);
     expect(DEFAULTS).toMatchObject({
       includeNotes: false,
-      clinicalWeight: 0.6,
-      stockWords: 30_000,
+      clinicalWeight: 0.4,
+      stockWords: 0,
       pruneThreshold: 1e-8,
     });
     expect(DEFAULTS.trainPath).toMatch(/\/shared\/data\/aci-bench\/train\.jsonl$/);

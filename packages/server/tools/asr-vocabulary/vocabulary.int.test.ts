@@ -96,7 +96,7 @@ describe.skipIf(missing.length > 0)('the clinical vocabulary', () => {
       expect(vocabularyFiles('clinical')).toEqual({
         lm: files.lm,
         dict: files.dict,
-        args: ['-lw', '8', '-bestpathlw', '13', '-beam', '1e-60', '-topn', '3', '-maxhmmpf', '5000'],
+        args: ['-lw', '8', '-bestpathlw', '10', '-beam', '1e-60', '-topn', '3', '-maxhmmpf', '5000'],
       });
       await expect(clinical.status()).resolves.toEqual({ available: true });
       expect(clinical.workerPids()).toHaveLength(1);
