@@ -161,6 +161,22 @@ describe.skipIf(missing.length > 0)('reviewing the transcript in the widget, in 
     await expect.poll(() => log.textContent()).toContain('I take losartan 50 mg every morning.');
     expect(await log.textContent()).toContain(`Corrected; heard “${medication?.text ?? ''}”`);
 
+    // One line's speaker, corrected alone: the question becomes the patient's; S1's other lines stay the clinician's.
+    const questionLine = log.getByRole('listitem').nth(segments.findIndex((segment) => segment === question));
+    await questionLine.getByRole('button', { name: 'Correct' }).click();
+    await questionLine.getByRole('combobox', { name: 'Who said it' }).selectOption({ label: 'Patient' });
+    await questionLine.getByRole('button', { name: 'Save correction' }).click();
+    await expect.poll(() => questionLine.textContent()).toContain('Speaker corrected; heard as Clinician');
+    expect(await questionLine.getByRole('button', { name: /^Patient · S1: swap roles/ }).count()).toBe(1);
+    expect(await clinicianChips.count()).toBe(segments.filter((segment) => segment.speakerLabel === 'S1').length - 1);
+    // And back: the note below is written from the clinician's question and the patient's answer.
+    await questionLine.getByRole('button', { name: 'Correct' }).click();
+    await questionLine.getByRole('combobox', { name: 'Who said it' }).selectOption({ label: 'Clinician' });
+    await questionLine.getByRole('button', { name: 'Save correction' }).click();
+    await expect
+      .poll(() => clinicianChips.count())
+      .toBe(segments.filter((segment) => segment.speakerLabel === 'S1').length);
+
     const answered = page.waitForResponse(
       (response) =>
         response.request().method() === 'POST' && /\/api\/widget\/encounters\/[^/]+\/notes$/.test(response.url()),

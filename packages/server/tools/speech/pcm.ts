@@ -13,12 +13,4 @@ export function roomNoise(ms: number, amplitude = 40, seed = 1): Int16Array {
   });
 }
 
-export function concatPcm(parts: readonly Int16Array[]): Int16Array {
-  const out = new Int16Array(parts.reduce((n, part) => n + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-}
+export { concatPcm } from '@chartwright/server/internal/asr/pcm.js';

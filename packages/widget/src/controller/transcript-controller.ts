@@ -1,20 +1,38 @@
+import type { TranscriptSpeaker } from '@chartwright/protocol';
+
 import { WidgetApiError } from '../api/widget-api-error.js';
 import type { ControllerContext } from './context.js';
 import { describe, whileBusy } from './notices.js';
 import { activeEncounterOf, type TranscriptLine } from './widget-state.js';
 
+/** A line as the clinician corrects it: what was said, and who said it. */
+export interface LineCorrection {
+  text: string;
+  speaker: TranscriptSpeaker;
+}
+
 /**
- * The clinician's corrections of the transcript before the note is written: a line's words (kept
- * by the service as a revision of the segment) and, in one click, which speaker is the clinician.
+ * The clinician's corrections of the transcript before the note is written: a line's words or its
+ * speaker (kept by the service as a revision of the segment) and, in one click, which voice is the
+ * clinician across the recording.
  */
 export class TranscriptController {
   constructor(private readonly context: ControllerContext) {}
 
-  /** Saves the clinician's wording of a line; resolves whether it was saved (an editor stays open otherwise). */
-  async correct(lineId: string, text: string): Promise<boolean> {
+  /**
+   * Saves what changed of a line (its words, its speaker); resolves whether the line is as the
+   * clinician has it now (an editor stays open otherwise).
+   */
+  async correct(lineId: string, correction: LineCorrection): Promise<boolean> {
     const found = this.lineOf(lineId);
-    if (found === null || text.trim() === '') return false;
+    const text = correction.text.trim();
+    if (found === null || text === '') return false;
     const { encounterId, line } = found;
+    const change = {
+      ...(text === line.segment.text ? {} : { text }),
+      ...(correction.speaker === line.segment.speaker ? {} : { speaker: correction.speaker }),
+    };
+    if (Object.keys(change).length === 0) return true;
     let saved = false;
     await whileBusy(
       this.context.store,
@@ -23,7 +41,7 @@ export class TranscriptController {
         const segment = await this.context.api.correctTranscriptSegment(
           encounterId,
           { realtimeSessionId: line.realtimeSessionId, segmentId: line.segment.id },
-          { text },
+          change,
         );
         this.context.store.dispatch({
           type: 'transcript_corrected',

@@ -24,7 +24,7 @@ import { summarizePatient } from './patient-summary.js';
 import { RecorderController } from './recorder-controller.js';
 import { Store } from './store.js';
 import { Timers } from './timers.js';
-import { TranscriptController } from './transcript-controller.js';
+import { TranscriptController, type LineCorrection } from './transcript-controller.js';
 import { transition } from './transition.js';
 import {
   INITIAL_STATE,
@@ -302,8 +302,8 @@ export class WidgetController {
   }
 
   /** Saves the clinician's wording of a transcript line (a revision); resolves whether it was saved. */
-  correctTranscript(lineId: string, text: string): Promise<boolean> {
-    return this.transcript.correct(lineId, text);
+  correctTranscript(lineId: string, correction: LineCorrection): Promise<boolean> {
+    return this.transcript.correct(lineId, correction);
   }
 
   /** Swaps clinician and patient for the line's speaker across its realtime session. */

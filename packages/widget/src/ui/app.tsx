@@ -101,7 +101,7 @@ function TranscriptView({
       partial={encounter.partial}
       busy={busy}
       actions={{
-        correct: (lineId, text) => controller.correctTranscript(lineId, text),
+        correct: (lineId, correction) => controller.correctTranscript(lineId, correction),
         swap: (lineId) => void controller.swapSpeakerRoles(lineId),
       }}
     />

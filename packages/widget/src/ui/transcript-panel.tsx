@@ -1,7 +1,8 @@
-import type { TranscriptSegment } from '@chartwright/protocol';
+import { TRANSCRIPT_SPEAKERS, type TranscriptSegment, type TranscriptSpeaker } from '@chartwright/protocol';
 import { Fragment } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 
+import type { LineCorrection } from '../controller/transcript-controller.js';
 import type { TranscriptLine } from '../controller/widget-state.js';
 import { shownTokens } from './transcript-tokens.js';
 
@@ -15,7 +16,7 @@ const percent = (confidence: number) => `${Math.round(confidence * 100)}%`;
 
 export interface TranscriptActions {
   /** Resolves whether the correction was saved. */
-  correct: (lineId: string, text: string) => Promise<boolean>;
+  correct: (lineId: string, correction: LineCorrection) => Promise<boolean>;
   swap: (lineId: string) => void;
 }
 
@@ -23,7 +24,7 @@ export interface TranscriptActions {
  * Finals in a polite live region, each with its speaker and its display text (the words the
  * recognizer was unsure of marked); the utterance in progress beside it, marked provisional and
  * not announced. The clinician swaps who is the clinician with one click on a speaker, and corrects
- * a line's words in place.
+ * a line's words, or who said that one line, in place.
  */
 export function TranscriptPanel({
   lines,
@@ -58,7 +59,7 @@ export function TranscriptPanel({
 }
 
 function TranscriptItem({ line, busy, actions }: { line: TranscriptLine; busy: boolean; actions: TranscriptActions }) {
-  const [draft, setDraft] = useState<string | null>(null);
+  const [draft, setDraft] = useState<LineCorrection | null>(null);
   const { segment } = line;
   const textId = `line-${line.id.replace(/[^A-Za-z0-9_-]/g, '-')}`;
   return (
@@ -75,7 +76,7 @@ function TranscriptItem({ line, busy, actions }: { line: TranscriptLine; busy: b
             class="button button-small transcript-correct"
             aria-describedby={textId}
             disabled={busy}
-            onClick={() => setDraft(segment.text)}
+            onClick={() => setDraft({ text: segment.text, speaker: segment.speaker })}
           >
             Correct
           </button>
@@ -155,9 +156,9 @@ function CorrectionEditor({
   onCancel,
   onSave,
 }: {
-  draft: string;
+  draft: LineCorrection;
   busy: boolean;
-  onDraft: (text: string) => void;
+  onDraft: (draft: LineCorrection) => void;
   onCancel: () => void;
   onSave: () => Promise<void>;
 }) {
@@ -178,15 +179,20 @@ function CorrectionEditor({
           ref={input}
           type="text"
           maxLength={5000}
-          value={draft}
-          onInput={(event) => onDraft(event.currentTarget.value)}
+          value={draft.text}
+          onInput={(event) => onDraft({ ...draft, text: event.currentTarget.value })}
           onKeyDown={(event) => {
             if (event.key === 'Escape') onCancel();
           }}
         />
       </label>
+      <SpeakerSelect
+        speaker={draft.speaker}
+        onSpeaker={(speaker) => onDraft({ ...draft, speaker })}
+        onCancel={onCancel}
+      />
       <div class="buttons">
-        <button type="submit" class="button button-primary button-small" disabled={busy || draft.trim() === ''}>
+        <button type="submit" class="button button-primary button-small" disabled={busy || draft.text.trim() === ''}>
           Save correction
         </button>
         <button type="button" class="button button-small" onClick={onCancel}>
@@ -194,5 +200,35 @@ function CorrectionEditor({
         </button>
       </div>
     </form>
+  );
+}
+
+/** Who said this one line; the chip's swap is for the whole voice. */
+function SpeakerSelect({
+  speaker,
+  onSpeaker,
+  onCancel,
+}: {
+  speaker: TranscriptSpeaker;
+  onSpeaker: (speaker: TranscriptSpeaker) => void;
+  onCancel: () => void;
+}) {
+  return (
+    <label class="field">
+      <span>Who said it</span>
+      <select
+        value={speaker}
+        onChange={(event) => onSpeaker(event.currentTarget.value as TranscriptSpeaker)}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape') onCancel();
+        }}
+      >
+        {TRANSCRIPT_SPEAKERS.map((option) => (
+          <option key={option} value={option}>
+            {ROLES[option]}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

@@ -13,6 +13,7 @@
 import { RECOGNIZER_SAMPLE_RATE } from '@chartwright/protocol';
 
 import { isFilledPause } from '../filled-pauses.js';
+import { concatPcm } from '../pcm.js';
 import type { FinalEvent, RecognizedWord } from '../recognizer.js';
 import type { Decoder, Segment } from './native.js';
 
@@ -157,7 +158,7 @@ export class DecoderSession {
     const firstWord = streamed.find(isWord);
     if (audio === null || mean === null || firstWord === undefined) return this.finalEvent(streamed);
     const offset = this.frameOffset(streamed);
-    const pcm = joined(audio);
+    const pcm = concatPcm(audio);
     this.decoder.setCepstralMean(mean, true);
     this.decoder.startUtterance();
     this.decoder.process(pcm);
@@ -286,16 +287,6 @@ export class DecoderSession {
       },
     ];
   }
-}
-
-function joined(chunks: readonly Int16Array[]): Int16Array {
-  const out = new Int16Array(chunks.reduce((total, chunk) => total + chunk.length, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
 }
 
 /** The word without the "(2)" that marks an alternate pronunciation. */
