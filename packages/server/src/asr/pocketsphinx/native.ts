@@ -70,9 +70,9 @@ const CMN_BATCH = 1;
 /**
  * The decoder's cepstral mean normalisation (CMN). Streaming, the library subtracts a running mean
  * that starts from the model's prior and first moves when an utterance ends: a stream's first
- * utterance is decoded against the prior, whatever microphone and voice it came from. On real
- * recordings that costs about a third more word errors on that utterance (docs/realtime.md,
- * "Cepstral normalisation").
+ * utterance is decoded against the prior, whatever microphone and voice it came from (on the
+ * development set's real recordings, a sixth of the read sentences' errors and most of the short
+ * commands'; docs/realtime.md, "Cepstral normalisation").
  */
 class CepstralNormalisation {
   private constructor(
