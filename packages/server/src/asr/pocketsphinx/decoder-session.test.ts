@@ -86,7 +86,10 @@ describe("DecoderSession: a cold stream's first utterance", () => {
    * the decode again with the utterance's own mean says `whole` (and records the audio it was fed),
    * and the next utterance says `next`.
    */
-  function coldDecoder(specs: { streamed: string; whole: string; next: string }) {
+  function coldDecoder(
+    specs: { streamed: string; whole: string; next: string },
+    inSpeech: (writes: number) => boolean = (writes) => writes === 1 || writes === 3,
+  ) {
     const wholeDecodes: number[] = [];
     let writes = 0;
     let current = specs.streamed;
@@ -101,7 +104,7 @@ describe("DecoderSession: a cold stream's first utterance", () => {
           again = false;
         } else writes++;
       },
-      inSpeech: () => writes === 1 || writes === 3,
+      inSpeech: () => inSpeech(writes),
       hypothesis: () => '',
       segments: () => segments(current),
       probability: () => 0.9,
@@ -142,36 +145,20 @@ describe("DecoderSession: a cold stream's first utterance", () => {
   });
 
   it('keeps only a second of the silence before the first speech for that decode, however long it was', () => {
-    let writes = 0;
-    let again = false;
-    const fed: number[] = [];
-    const session = new DecoderSession(
-      {
-        startUtterance: () => undefined,
-        endUtterance: () => undefined,
-        process: (pcm) => {
-          if (again) fed.push(pcm.length);
-          else writes++;
-          again = false;
-        },
-        // Five minutes of silence, then 0.1 s of speech.
-        inSpeech: () => writes === 3_001,
-        hypothesis: () => '',
-        segments: () => segments('<s>:0-9 hello:10-30 </s>:31-40'),
-        probability: () => 0.9,
-        cepstralMean: () => [50, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
-        setCepstralMean: (_mean, carried) => {
-          again = carried;
-        },
-      },
-      { partialIntervalSamples: 4_000, maxUtteranceSamples: 288_000, decodeFirstWhole: true },
-    );
+    const hello = '<s>:0-9 hello:10-30 </s>:31-40';
+    // Five minutes of silence, then 0.1 s of speech.
+    const cold = coldDecoder({ streamed: hello, whole: hello, next: '' }, (writes) => writes === 3_001);
+    const session = new DecoderSession(cold.decoder, {
+      partialIntervalSamples: 4_000,
+      maxUtteranceSamples: 288_000,
+      decodeFirstWhole: true,
+    });
     const chunk = new Int16Array(1_600);
     const finals = [];
     for (let write = 0; write < 3_002; write++) finals.push(...session.write(chunk));
     expect(finals).toMatchObject([{ type: 'final', text: 'hello' }]);
     // A second of lead-in, the speech, and the write that ended it.
-    expect(fed).toEqual([16_000 + 1_600 + 1_600]);
+    expect(cold.wholeDecodes).toEqual([16_000 + 1_600 + 1_600]);
   });
 
   it('is not decoded again when the stream starts from a carried mean', () => {

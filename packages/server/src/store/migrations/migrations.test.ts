@@ -39,6 +39,20 @@ describe.each(TEST_DIALECTS)('migrations on %s', (dialect) => {
     await opened?.dispose();
   });
 
+  /**
+   * A database migrated up to just before `migration`, as a service of the version before left it,
+   * with a project to write rows for.
+   */
+  async function before(migration: string) {
+    opened = await openEmptyTestDatabase(dialect);
+    const previous = MIGRATION_NAMES[MIGRATION_NAMES.indexOf(migration) - 1] ?? '';
+    expect((await (await createMigrator(opened.database)).migrateTo(previous)).error).toBeUndefined();
+    const clock = new ManualClock();
+    const repositories = createRepositories(opened.database);
+    const project = await new ProjectService(repositories, clock).create('Clinic');
+    return { database: opened.database, db: opened.database.db, clock, repositories, project };
+  }
+
   it('keeps realtime tokens minted before 0002 rebuilt their table', async () => {
     opened = await openEmptyTestDatabase(dialect);
     const { db } = opened.database;
@@ -104,14 +118,7 @@ describe.each(TEST_DIALECTS)('migrations on %s', (dialect) => {
   });
 
   it('gives encounters with a patient context the template it resolves to, and serves them after the upgrade', async () => {
-    opened = await openEmptyTestDatabase(dialect);
-    const { db } = opened.database;
-    expect((await (await createMigrator(opened.database)).migrateTo('0006-widget-encounter-records')).error).toBe(
-      undefined,
-    );
-    const clock = new ManualClock();
-    const repositories = createRepositories(opened.database);
-    const project = await new ProjectService(repositories, clock).create('Clinic');
+    const { database, db, clock, repositories, project } = await before('0007-encounter-note-template');
     const { partner, partnerKey } = await new PartnerService(repositories, clock, 0).create({
       projectId: project.id,
       environment: 'test',
@@ -155,7 +162,7 @@ describe.each(TEST_DIALECTS)('migrations on %s', (dialect) => {
       ] as never)
       .execute();
 
-    await migrateToLatest(opened.database);
+    await migrateToLatest(database);
     const templates = new Map(
       (await db.selectFrom('encounters').select(['id', 'note_template']).execute()).map((row) => [
         row.id,
@@ -180,7 +187,7 @@ describe.each(TEST_DIALECTS)('migrations on %s', (dialect) => {
 
     // The service of this version serves what the previous one stored.
     const app = await buildApp(testConfig(), {
-      database: opened.database,
+      database: database,
       clock,
       logger: createLogger('silent'),
       rateLimitStore: new MemoryRateLimitStore(),
@@ -212,14 +219,7 @@ describe.each(TEST_DIALECTS)('migrations on %s', (dialect) => {
   });
 
   it('serves notes written before 0008 as detailed, with no flags, omissions, warnings, verification or facts', async () => {
-    opened = await openEmptyTestDatabase(dialect);
-    const { db } = opened.database;
-    expect((await (await createMigrator(opened.database)).migrateTo('0007-encounter-note-template')).error).toBe(
-      undefined,
-    );
-    const clock = new ManualClock();
-    const repositories = createRepositories(opened.database);
-    const project = await new ProjectService(repositories, clock).create('Clinic');
+    const { database, db, clock, repositories, project } = await before('0008-note-facts');
     const { secret } = await new ApiKeyService(repositories, clock, 0).create({
       projectId: project.id,
       environment: 'test',
@@ -252,9 +252,9 @@ describe.each(TEST_DIALECTS)('migrations on %s', (dialect) => {
       } as never)
       .execute();
 
-    expect((await migrateToLatest(opened.database)).applied).toContain('0008-note-facts');
+    expect((await migrateToLatest(database)).applied).toContain('0008-note-facts');
     const app = await buildApp(testConfig(), {
-      database: opened.database,
+      database: database,
       clock,
       logger: createLogger('silent'),
       rateLimitStore: new MemoryRateLimitStore(),
@@ -291,13 +291,7 @@ describe.each(TEST_DIALECTS)('migrations on %s', (dialect) => {
   });
 
   it('gives clinicians an empty profile and keeps one current document per kind after 0009', async () => {
-    opened = await openEmptyTestDatabase(dialect);
-    const { db } = opened.database;
-    const before = MIGRATION_NAMES[MIGRATION_NAMES.indexOf('0009-clinician-profile-document-revisions') - 1] ?? '';
-    expect((await (await createMigrator(opened.database)).migrateTo(before)).error).toBeUndefined();
-    const clock = new ManualClock();
-    const repositories = createRepositories(opened.database);
-    const project = await new ProjectService(repositories, clock).create('Clinic');
+    const { database, db, clock, repositories, project } = await before('0009-clinician-profile-document-revisions');
     const { partner, partnerKey } = await new PartnerService(repositories, clock, 0).create({
       projectId: project.id,
       environment: 'test',
@@ -374,7 +368,7 @@ describe.each(TEST_DIALECTS)('migrations on %s', (dialect) => {
       ] as never)
       .execute();
 
-    await migrateToLatest(opened.database);
+    await migrateToLatest(database);
     expect((await db.selectFrom('clinicians').select('display_name').executeTakeFirst())?.display_name).toBeNull();
     const superseded = await db
       .selectFrom('encounter_documents')
@@ -402,7 +396,7 @@ describe.each(TEST_DIALECTS)('migrations on %s', (dialect) => {
 
     // The service of this version serves what the previous one stored.
     const app = await buildApp(testConfig(), {
-      database: opened.database,
+      database: database,
       clock,
       logger: createLogger('silent'),
       rateLimitStore: new MemoryRateLimitStore(),
@@ -446,13 +440,7 @@ describe.each(TEST_DIALECTS)('migrations on %s', (dialect) => {
   });
 
   it('labels the segments of two-channel sessions stored before 0010 by channel, and serves and corrects them', async () => {
-    opened = await openEmptyTestDatabase(dialect);
-    const { db } = opened.database;
-    const before = MIGRATION_NAMES[MIGRATION_NAMES.indexOf('0011-transcript-review') - 1] ?? '';
-    expect((await (await createMigrator(opened.database)).migrateTo(before)).error).toBeUndefined();
-    const clock = new ManualClock();
-    const repositories = createRepositories(opened.database);
-    const project = await new ProjectService(repositories, clock).create('Clinic');
+    const { database, db, clock, repositories, project } = await before('0011-transcript-review');
     const { secret } = await new ApiKeyService(repositories, clock, 0).create({
       projectId: project.id,
       environment: 'test',
@@ -501,7 +489,7 @@ describe.each(TEST_DIALECTS)('migrations on %s', (dialect) => {
       ] as never)
       .execute();
 
-    await migrateToLatest(opened.database);
+    await migrateToLatest(database);
     const labels = await db
       .selectFrom('transcript_segments')
       .select(['session_id', 'seq', 'speaker_label'])
@@ -516,7 +504,7 @@ describe.each(TEST_DIALECTS)('migrations on %s', (dialect) => {
 
     // The service of this version reads them with display text and applies corrections to them.
     const app = await buildApp(testConfig(), {
-      database: opened.database,
+      database: database,
       clock,
       logger: createLogger('silent'),
       rateLimitStore: new MemoryRateLimitStore(),
@@ -557,13 +545,7 @@ describe.each(TEST_DIALECTS)('migrations on %s', (dialect) => {
   });
 
   it('keeps sessions stored before 0012 resumable: no cepstral means (a cold start), then the ones a lost socket stores', async () => {
-    opened = await openEmptyTestDatabase(dialect);
-    const { db } = opened.database;
-    const before = MIGRATION_NAMES[MIGRATION_NAMES.indexOf('0012-realtime-cepstral-means') - 1] ?? '';
-    expect((await (await createMigrator(opened.database)).migrateTo(before)).error).toBeUndefined();
-    const clock = new ManualClock();
-    const repositories = createRepositories(opened.database);
-    const project = await new ProjectService(repositories, clock).create('Clinic');
+    const { database, db, clock, project } = await before('0012-realtime-cepstral-means');
     const now = clock.now();
     // Written with the columns of the version before, as a service on it would have.
     await db
@@ -588,8 +570,8 @@ describe.each(TEST_DIALECTS)('migrations on %s', (dialect) => {
       } as never)
       .execute();
 
-    await migrateToLatest(opened.database);
-    const sessions = createRepositories(opened.database).realtimeSessions;
+    await migrateToLatest(database);
+    const sessions = createRepositories(database).realtimeSessions;
     expect(await sessions.get('rts_before')).toMatchObject({ committed_ms: '[3800]', cepstral_means: null });
     await sessions.interrupted('rts_before', now + 1000, {
       audioMs: 5000,
