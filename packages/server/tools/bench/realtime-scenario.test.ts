@@ -6,7 +6,14 @@ import { encodeWav } from '@chartwright/server/internal/asr/wav.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { RealSpeechError } from '../speech/real-speech.js';
-import { loopFrames, memoryDetail, recognizerLoad, startFrame, streamedSpeech } from './realtime-scenario.js';
+import {
+  loopFrames,
+  memoryDetail,
+  recognizerLoad,
+  sessionStarts,
+  startFrame,
+  streamedSpeech,
+} from './realtime-scenario.js';
 import { processRssBytes } from '../shared/process-cpu.js';
 
 describe('the realtime bench loop', () => {
@@ -84,6 +91,18 @@ describe("a realtime level's decoding cost", () => {
     expect(recognizerLoad(36, 480, 30, 2)).toBe(
       'recognizer real-time factor 0.075 (36.0 CPU s for 480.0 s of audio), its 2 worker(s) 60% busy',
     );
+  });
+});
+
+describe("a realtime level's session starts", () => {
+  it('reports the median and slowest wait for started, and the sessions that never started', () => {
+    expect(sessionStarts([30.4, 2_900, 250, 14_180.6])).toBe(
+      'session start → started: median 250 ms, slowest 14181 ms',
+    );
+    expect(sessionStarts([120, null, 80])).toBe(
+      'session start → started: median 80 ms, slowest 120 ms; 1 of 3 never started',
+    );
+    expect(sessionStarts([null])).toBe('session start → started: none started; 1 of 1 never started');
   });
 });
 

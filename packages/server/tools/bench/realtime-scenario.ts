@@ -33,6 +33,8 @@ interface StreamResult {
   /** Audio the server acknowledged for the whole session (its `ended` total). */
   audioMs: number;
   latenciesMs: number[];
+  /** From sending `start` to `started`: how long a new session waited for its decoder. */
+  startMs: number | null;
   problems: string[];
 }
 
@@ -45,7 +47,8 @@ async function runStream(
   untilMs: number,
 ): Promise<StreamResult> {
   const socket = new WebSocket(url, { headers: { authorization: `Bearer ${apiKey}` } });
-  const result: StreamResult = { finals: 0, audioMs: 0, latenciesMs: [], problems: [] };
+  const result: StreamResult = { finals: 0, audioMs: 0, latenciesMs: [], startMs: null, problems: [] };
+  let startSentAt = 0;
   // When each 100 ms frame left this client: a final's latency runs from the frame holding its end.
   const sentAt: number[] = [];
 
@@ -70,6 +73,7 @@ async function runStream(
         segment?: { endMs: number };
       };
       if (event.type === 'started') {
+        result.startMs = performance.now() - startSentAt;
         let frame = firstFrame;
         timer = setInterval(() => {
           if (performance.now() >= untilMs) {
@@ -95,6 +99,7 @@ async function runStream(
       }
     });
     socket.on('open', () => {
+      startSentAt = performance.now();
       socket.send(
         JSON.stringify({ type: 'start', audio: { encoding: 'pcm_s16le', sampleRate: 16000 }, interimResults: false }),
       );
@@ -224,6 +229,7 @@ export function realtimeScenario(streams: number, phase: StreamPhase, baseline?:
             ? []
             : [recognizerLoad(cpuAtEnd - cpuAtStart, audioMs / 1000, seconds, targets.recognizerPids.length)]),
           ...(memoryDetail === null ? [] : [memoryDetail]),
+          sessionStarts(results.map((result) => result.startMs)),
         ].join('; '),
       };
     },
@@ -291,6 +297,20 @@ function recognizerCpuSeconds(pids: readonly number[]): number | null {
 }
 
 /** The decoding cost of a level: CPU per second of audio (real-time factor) and each worker's load. */
+/**
+ * How long the sessions waited from `start` to `started` (each one's decoder loads then, one after
+ * another per worker): the median and the slowest, and how many never started.
+ */
+export function sessionStarts(startsMs: readonly (number | null)[]): string {
+  const started = startsMs.filter((ms): ms is number => ms !== null).sort((a, b) => a - b);
+  const never = startsMs.length - started.length;
+  const unstarted = never === 0 ? '' : `; ${never} of ${startsMs.length} never started`;
+  if (started.length === 0) return `session start → started: none started${unstarted}`;
+  const median = started[Math.floor((started.length - 1) / 2)] ?? 0;
+  const slowest = started[started.length - 1] ?? 0;
+  return `session start → started: median ${Math.round(median)} ms, slowest ${Math.round(slowest)} ms${unstarted}`;
+}
+
 export function recognizerLoad(cpuSeconds: number, audioSeconds: number, wallSeconds: number, workers: number): string {
   const realTimeFactor = cpuSeconds / audioSeconds;
   const busy = cpuSeconds / wallSeconds / workers;

@@ -34,6 +34,9 @@ function then(first: Transition, next: Transition): Transition {
 }
 
 /** Any frame from the client restarts the idle timer. */
+/** Idle timeouts a session still being started by the service waits through (see slowStart). */
+const SLOW_START_WAITS = 3;
+
 function idleTimer(config: SessionMachineConfig): SessionCommand {
   return { type: 'schedule', timer: { name: 'idle' }, ms: config.limits.idleTimeoutSeconds * 1000 };
 }
@@ -72,6 +75,7 @@ function received(config: SessionMachineConfig, state: SessionState, frame: Fram
 function timer(config: SessionMachineConfig, state: SessionState, fired: Timer): Transition {
   switch (fired.name) {
     case 'idle':
+      if (state.kind === 'starting') return slowStart(config, state);
       return finish(
         state,
         fatal(
@@ -88,6 +92,23 @@ function timer(config: SessionMachineConfig, state: SessionState, fired: Timer):
     case 'credential_expiry':
       return state.kind === 'streaming' ? streamingTimer(config, state, fired) : stay(state);
   }
+}
+
+/**
+ * Many sessions opened at once wait for decoders to load one after another per worker (16 at once
+ * on two busy cores: up to 30 s). The client waits for `started` meanwhile, so its silence is not
+ * idleness: the wait goes on, up to `SLOW_START_WAITS` more idle timeouts, and then the session
+ * ends as the service's failure, which the client may retry.
+ */
+function slowStart(config: SessionMachineConfig, state: Extract<SessionState, { kind: 'starting' }>): Transition {
+  if (state.slowStartWaits < SLOW_START_WAITS) {
+    return to({ ...state, slowStartWaits: state.slowStartWaits + 1 }, idleTimer(config));
+  }
+  const seconds = config.limits.idleTimeoutSeconds * (SLOW_START_WAITS + 1);
+  return finish(
+    state,
+    fatal('recognizer_overloaded', `The recognizer could not start this session within ${seconds} s; retry later.`),
+  );
 }
 
 /** An adapter's step failed: logged, and the session (if still going) ends as our failure. */

@@ -911,6 +911,31 @@ describe('the session machine: streaming', () => {
     const after = run([idle], streaming());
     expect(after.state).toMatchObject({ kind: 'ending', ending: { reason: 'idle_timeout', closeCode: 4000 } });
   });
+
+  it('waits through idle timeouts while the service is still opening its streams, up to three, then ends as overloaded', () => {
+    const idle = { type: 'timer', timer: { name: 'idle' } } as const;
+    const opening = run([text(START), available], fresh()).state;
+    expect(opening).toMatchObject({ kind: 'starting', step: { name: 'opening' } });
+    // The client waits for `started`: its silence meanwhile is the service's slowness.
+    const waited = run([idle, idle, idle], opening);
+    expect(waited.state).toMatchObject({ kind: 'starting', slowStartWaits: 3 });
+    expect(waited.commands).toEqual(Array(3).fill({ type: 'schedule', timer: { name: 'idle' }, ms: 30_000 }));
+    const gaveUp = run([idle], waited.state);
+    expect(gaveUp.state.kind).toBe('closed');
+    expect(gaveUp.commands).toEqual([
+      { type: 'clear_timers' },
+      {
+        type: 'send',
+        event: error(
+          'recognizer_overloaded',
+          'The recognizer could not start this session within 120 s; retry later.',
+          true,
+        ),
+      },
+      { type: 'close', code: 4004, reason: 'error' },
+      { type: 'settled' },
+    ]);
+  });
 });
 
 describe('the session machine: endings', () => {

@@ -28,7 +28,14 @@ function begin(config: SessionMachineConfig, state: AwaitingState, start: StartM
       ),
     );
   }
-  const starting = { kind: 'starting', identity: state.identity, start, held: [], heldBytes: 0 } as const;
+  const starting = {
+    kind: 'starting',
+    identity: state.identity,
+    start,
+    held: [],
+    heldBytes: 0,
+    slowStartWaits: 0,
+  } as const;
   return start.resume === undefined
     ? to({ ...starting, step: { name: 'checking', resume: undefined } }, { type: 'check_recognizer' })
     : to({ ...starting, step: { name: 'finding' } }, { type: 'find_resume', resume: start.resume });

@@ -154,6 +154,11 @@ export type SessionState =
       /** Frames that arrived meanwhile, answered in order once the start is settled. */
       held: readonly Frame[];
       heldBytes: number;
+      /**
+       * Idle timeouts that fired while the service was still starting the session: the client
+       * waits for `started`, so they are the service's slowness, not the client's silence.
+       */
+      slowStartWaits: number;
     }
   | { kind: 'streaming'; identity: Identity; streaming: Streaming }
   | {
