@@ -11,6 +11,14 @@
 import { CEPSTRA } from './speaker-features.js';
 
 const PENALTY_WEIGHT = 3;
+/**
+ * A new voice also needs ΔBIC above this per frame of the two: the penalty grows only with the log
+ * of the frames, so one long utterance (a 15 s exam or plan) can beat it by a hair and split the
+ * speaker in two. Flite visit D2N079: the clinician's first 15 s monologue scored +36 to +38 over
+ * 5,100 frames (0.007 per frame) and became a third voice; every real change of speaker measured
+ * 0.3–0.5 per frame when it opened (docs/realtime.md, "Speakers with one microphone").
+ */
+const MIN_NEW_VOICE_SCORE_PER_FRAME = 0.05;
 /** Fewer voiced frames than this (0.8 s) say too little to start a voice; the utterance joins the closest. */
 const MIN_FRAMES_FOR_NEW_VOICE = 80;
 /** An exam room rarely holds more; past this, utterances join the closest voice. */
@@ -79,14 +87,16 @@ export class SpeakerClusters {
         bestScore = score;
       }
     });
+    const closest = this.voices[best];
+    const distinct =
+      closest === undefined || bestScore > MIN_NEW_VOICE_SCORE_PER_FRAME * (closest.frames + utterance.frames);
     const opensVoice =
-      best === -1 || (bestScore > 0 && utterance.frames >= MIN_FRAMES_FOR_NEW_VOICE && this.voices.length < MAX_VOICES);
+      best === -1 || (distinct && utterance.frames >= MIN_FRAMES_FOR_NEW_VOICE && this.voices.length < MAX_VOICES);
     if (opensVoice) {
       this.voices.push(utterance);
       return this.voices.length - 1;
     }
-    const voice = this.voices[best];
-    if (voice !== undefined) this.voices[best] = combined(voice, utterance);
+    if (closest !== undefined) this.voices[best] = combined(closest, utterance);
     return best;
   }
 }
