@@ -2,7 +2,8 @@
  * The OpenAI-compatible transcription engine (`ASR_ENGINE=openai`): for self-hosted Whisper
  * servers (speaches / faster-whisper-server, whisper.cpp server, LocalAI, vLLM) and hosted APIs.
  * Speech detection runs here (see vad.ts); each utterance goes to `{baseUrl}/audio/transcriptions`
- * as a 16 kHz mono WAV file.
+ * as a 16 kHz mono WAV file. A one-microphone stream's voices are told apart in a worker thread
+ * (diarization-thread-client.ts), as the embedded engine's workers do for theirs.
  *
  * `status()` reports the engine available whenever it is configured: it makes no request, so
  * `/readyz` neither spends transcription money nor depends on a third party. A wrong key or an
@@ -14,6 +15,7 @@
 import { RECOGNIZER_SAMPLE_RATE as SAMPLE_RATE, type RecognizerInfo } from '@chartwright/protocol';
 
 import type { FetchFunction } from '../../openai-http.js';
+import { DiarizationThread } from '../diarization/diarization-thread-client.js';
 import {
   RecognizerError,
   type Recognizer,
@@ -79,6 +81,8 @@ export class OpenAiRecognizer implements Recognizer {
   private readonly transcriber: Transcriber;
   private readonly maxPendingSamples: number;
   private readonly streams = new Set<OpenAiStream>();
+  /** Voices for one-microphone streams, told apart off the event loop; started with the first such stream. */
+  private readonly diarization: DiarizationThread;
   private closed = false;
 
   constructor(private readonly options: OpenAiRecognizerOptions) {
@@ -86,6 +90,7 @@ export class OpenAiRecognizer implements Recognizer {
     // The model's name only: the server's address and key stay out of what clinicians see.
     this.info = { kind: 'transcription_server', name: options.model };
     this.maxPendingSamples = (defaults.maxPendingMs * SAMPLE_RATE) / 1000;
+    this.diarization = new DiarizationThread({ logger: options.logger });
     this.transcriber = new Transcriber({
       baseUrl: options.baseUrl,
       apiKey: options.apiKey,
@@ -119,6 +124,7 @@ export class OpenAiRecognizer implements Recognizer {
         prompt: promptOf(options.vocabulary),
         maxPendingSamples: this.maxPendingSamples,
         vad: this.options.vad ?? {},
+        diarizer: options.diarize === true ? this.diarization.open() : null,
       },
       (done) => this.streams.delete(done),
     );
@@ -130,6 +136,6 @@ export class OpenAiRecognizer implements Recognizer {
   close(): Promise<void> {
     this.closed = true;
     for (const stream of this.streams) stream.fail('recognizer_unavailable', 'the recognizer is closed');
-    return Promise.resolve();
+    return this.diarization.close();
   }
 }

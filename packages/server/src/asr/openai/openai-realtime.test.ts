@@ -68,7 +68,7 @@ describe('realtime WebSocket with the OpenAI-compatible engine', () => {
     expect(fake.calls).toEqual([]);
   });
 
-  it('sends the client stored finals for each utterance, and flushes the last one on stop', async () => {
+  it('sends the client stored finals for each utterance, with its voice, and flushes the last one on stop', async () => {
     fake.otherwise((call, response) =>
       call.audioMs > 1000
         ? verboseJson({
@@ -96,7 +96,9 @@ describe('realtime WebSocket with the OpenAI-compatible engine', () => {
         startMs: 1000,
         endMs: 2000,
         channel: 0,
-        speaker: 'unknown',
+        // One channel: the diarizer's voice; one voice speaking of itself ("my") is the patient.
+        speaker: 'patient',
+        speakerLabel: 'S1',
         words: [
           { word: 'My', startMs: 1000, endMs: 1150 },
           { word: 'meniscus', startMs: 1150, endMs: 1700 },
@@ -109,7 +111,8 @@ describe('realtime WebSocket with the OpenAI-compatible engine', () => {
         startMs: 3300,
         endMs: 4000,
         channel: 0,
-        speaker: 'unknown',
+        speaker: 'patient',
+        speakerLabel: 'S1',
       }),
     ]);
     expect(session.of('partial')).toEqual([]);

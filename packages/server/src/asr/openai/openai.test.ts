@@ -13,6 +13,7 @@ import {
   type TranscriptionCall,
 } from '@chartwright/testing/fake-transcription-server.js';
 import { LogCapture } from '@chartwright/testing/harness.js';
+import { fliteInstalled, synthesizeSpeech } from '@chartwright/testing/speech.js';
 import { concatPcm, roomNoise, SAMPLE_RATE, tone } from '@chartwright/testing/synthetic-audio.js';
 import type { FinalEvent, RecognizerErrorEvent, RecognizerStream } from '../recognizer.js';
 import { languageOf, promptOf } from './engine.js';
@@ -374,6 +375,46 @@ describe('OpenAI-compatible recognizer', () => {
     await expect(recognizer.openStream({ sampleRate: 16_000 })).rejects.toMatchObject({
       code: 'recognizer_unavailable',
     });
+  });
+});
+
+describe.skipIf(!fliteInstalled())('one microphone, several people', () => {
+  const turns = [
+    ['rms', 'good morning what brings you in today'],
+    ['slt', 'i have had a cough for about two weeks and it keeps me up at night'],
+    ['rms', 'do you have any fever or chills'],
+    ['slt', 'no fever but my chest feels tight when i climb the stairs'],
+  ] as const;
+  const visit = concatPcm([
+    roomNoise(800),
+    ...turns.flatMap(([voice, text]) => [synthesizeSpeech(text, voice), roomNoise(1500)]),
+  ]);
+
+  it('labels each final with its voice and role when the stream is opened to diarize, and not otherwise', async () => {
+    fake.otherwise((call, response) =>
+      verboseJson({ text: turns[fake.calls.indexOf(call)]?.[1] ?? '' })(call, response),
+    );
+    // One request at a time, so the fake's calls come in utterance order.
+    const diarized = await engine({ maxConcurrentRequests: 1 }).openStream({ sampleRate: 16_000, diarize: true });
+    const recording = record(diarized);
+    writeAll(diarized, visit);
+    await diarized.end();
+    expect(recording.finals.map((final) => [final.text, final.speakerLabel, final.speaker])).toEqual([
+      [turns[0][1], 'S1', 'clinician'],
+      [turns[1][1], 'S2', 'patient'],
+      [turns[2][1], 'S1', 'clinician'],
+      [turns[3][1], 'S2', 'patient'],
+    ]);
+
+    const plain = await engine({ maxConcurrentRequests: 1 }).openStream({ sampleRate: 16_000 });
+    const undiarized = record(plain);
+    fake.calls.length = 0;
+    writeAll(plain, visit);
+    await plain.end();
+    expect(undiarized.finals).toHaveLength(4);
+    expect(undiarized.finals.every((final) => final.speakerLabel === undefined && final.speaker === undefined)).toBe(
+      true,
+    );
   });
 });
 

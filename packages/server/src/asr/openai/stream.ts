@@ -12,6 +12,7 @@
  * stops the stream taking audio at once; its error is emitted after the finals of the utterances
  * before it.
  */
+import type { StreamDiarizer } from '../diarization/diarization-thread-client.js';
 import { RecognizerEmitter } from '../emitter.js';
 import type { RecognizerErrorCode, RecognizerStream } from '../recognizer.js';
 import { VoiceActivityDetector, type Utterance, type VadOptions } from '../vad.js';
@@ -27,6 +28,8 @@ export interface OpenAiStreamOptions {
   prompt: string | undefined;
   maxPendingSamples: number;
   vad: Partial<VadOptions>;
+  /** One microphone, several people: labels each final with its voice and role; null otherwise. */
+  diarizer: StreamDiarizer | null;
 }
 
 type Outcome = { ok: true; reply: Transcription } | { ok: false; code: RecognizerErrorCode; message: string };
@@ -59,6 +62,7 @@ export class OpenAiStream extends RecognizerEmitter implements RecognizerStream 
 
   write(pcm: Int16Array): void {
     if (!this.accepting || pcm.length === 0) return;
+    this.options.diarizer?.write(pcm);
     for (const utterance of this.vad.push(pcm)) this.submit(utterance);
     this.commit();
   }
@@ -109,7 +113,14 @@ export class OpenAiStream extends RecognizerEmitter implements RecognizerStream 
         offsetMs: (utterance.startSample * 1000) / this.options.sampleRate,
         durationMs: (samples * 1000) / this.options.sampleRate,
       });
-      if (final !== undefined) this.emit('final', final);
+      if (final === undefined) {
+        this.commit();
+        return;
+      }
+      const attribution = (await this.options.diarizer?.attribute(final)) ?? null;
+      // The stream may have failed while the voice was being told.
+      if (this.isDone()) return;
+      this.emit('final', attribution === null ? final : { ...final, ...attribution });
       this.commit();
     });
   }
@@ -143,10 +154,16 @@ export class OpenAiStream extends RecognizerEmitter implements RecognizerStream 
     }
   }
 
+  /** Read through a call: `done` changes between the awaits of the emitting chain. */
+  private isDone(): boolean {
+    return this.done;
+  }
+
   private finish(): void {
     if (this.done) return;
     this.done = true;
     this.accepting = false;
+    this.options.diarizer?.close();
     this.onDone(this);
     this.settle();
   }

@@ -3,10 +3,9 @@
  * in the service process. Vocabulary hints are accepted and ignored: `ps_add_word` crashes the
  * stock model after a few words, so domain vocabulary must come from an offline-built model.
  */
-import { fileURLToPath } from 'node:url';
-
 import { RECOGNIZER_SAMPLE_RATE as SAMPLE_RATE } from '@chartwright/protocol';
 
+import { compiledModulePath } from '../compiled-module.js';
 import {
   RecognizerError,
   type Recognizer,
@@ -18,11 +17,9 @@ import { checkInstallation, decoderArgs, DEFAULT_OPTIONS, unavailable, type Pock
 import { WorkerPool } from './pool.js';
 import type { PocketSphinxStream } from './stream.js';
 
-/** The compiled worker next to this module; from sources (tests), its build in dist/. */
+/** The compiled worker next to this module. */
 export function defaultWorkerPath(): string {
-  const here = new URL(import.meta.url);
-  const path = fileURLToPath(new URL('./worker.js', here));
-  return here.pathname.endsWith('.ts') ? path.replace(/\/src\/asr\//, '/dist/asr/') : path;
+  return compiledModulePath(import.meta.url, './worker.js');
 }
 
 export class PocketSphinxRecognizer implements Recognizer {
