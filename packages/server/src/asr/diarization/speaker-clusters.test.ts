@@ -36,4 +36,17 @@ describe('SpeakerClusters', () => {
     expect(clusters.assign(monologue)).toBe(0);
     expect(clusters.assign(frameStats(voiceFrames(300, 1, 6)))).toBe(1);
   });
+
+  it('asks more of a new voice while the closest voice is under 3 s of voiced frames', () => {
+    const opening = frameStats(voiceFrames(250, 0, 11));
+    // The same speaker's next, longer utterance: against a voice this small it scores 0.05–0.1 per frame.
+    const next = frameStats(voiceFrames(550, 0.55, 12));
+    const perFrame = deltaBic(opening, next) / (opening.frames + next.frames);
+    expect(perFrame).toBeGreaterThan(0.05);
+    expect(perFrame).toBeLessThan(0.1);
+    const clusters = new SpeakerClusters();
+    clusters.assign(opening);
+    expect(clusters.assign(next)).toBe(0);
+    expect(clusters.assign(frameStats(voiceFrames(300, 1.5, 13)))).toBe(1);
+  });
 });

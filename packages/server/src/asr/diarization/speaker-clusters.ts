@@ -19,6 +19,15 @@ const PENALTY_WEIGHT = 3;
  * 0.3–0.5 per frame when it opened (docs/realtime.md, "Speakers with one microphone").
  */
 const MIN_NEW_VOICE_SCORE_PER_FRAME = 0.05;
+/**
+ * Against a voice of fewer voiced frames than this (3 s), the Gaussian is a rough sketch, and the
+ * same speaker can differ from it by more: a new voice then needs twice the score. Flite visit
+ * D2N080 (rms/slt): the clinician's third utterance differed from the 2.5 s of their first two by
+ * 0.076 per frame and became a second clinician; with the clinician's voice grown, the patient
+ * opened theirs at 0.236. Second speakers opening against a voice this small measured 0.12–0.63.
+ */
+const ESTABLISHED_VOICE_FRAMES = 300;
+const MIN_NEW_VOICE_SCORE_PER_FRAME_AGAINST_NEW = 0.1;
 /** Fewer voiced frames than this (0.8 s) say too little to start a voice; the utterance joins the closest. */
 const MIN_FRAMES_FOR_NEW_VOICE = 80;
 /** An exam room rarely holds more; past this, utterances join the closest voice. */
@@ -88,8 +97,11 @@ export class SpeakerClusters {
       }
     });
     const closest = this.voices[best];
-    const distinct =
-      closest === undefined || bestScore > MIN_NEW_VOICE_SCORE_PER_FRAME * (closest.frames + utterance.frames);
+    const perFrame =
+      closest !== undefined && closest.frames < ESTABLISHED_VOICE_FRAMES
+        ? MIN_NEW_VOICE_SCORE_PER_FRAME_AGAINST_NEW
+        : MIN_NEW_VOICE_SCORE_PER_FRAME;
+    const distinct = closest === undefined || bestScore > perFrame * (closest.frames + utterance.frames);
     const opensVoice =
       best === -1 || (distinct && utterance.frames >= MIN_FRAMES_FOR_NEW_VOICE && this.voices.length < MAX_VOICES);
     if (opensVoice) {
