@@ -26,6 +26,14 @@ export function fliteInstalled(): boolean {
 }
 
 /** `sentence` spoken by flite (the `slt` voice unless told), as 16 kHz mono 16-bit samples. */
+/** A visit's opening turns, clinician (rms) asking and patient (slt) answering: voices for the diarizer to tell apart. */
+export const TWO_VOICE_TURNS = [
+  ['rms', 'good morning what brings you in today'],
+  ['slt', 'i have had a cough for about two weeks and it keeps me up at night'],
+  ['rms', 'do you have any fever or chills'],
+  ['slt', 'no fever but my chest feels tight when i climb the stairs'],
+] as const;
+
 export function synthesizeSpeech(sentence: string, voice = 'slt'): Int16Array {
   return speak(sentence, voice);
 }

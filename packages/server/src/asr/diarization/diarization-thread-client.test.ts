@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { fliteInstalled, synthesizeSpeech } from '@chartwright/testing/speech.js';
+import { fliteInstalled, synthesizeSpeech, TWO_VOICE_TURNS } from '@chartwright/testing/speech.js';
 import { concatPcm, roomNoise } from '@chartwright/testing/synthetic-audio.js';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -10,13 +10,6 @@ import { DiarizationThread } from './diarization-thread-client.js';
 
 const CI = process.env['CI'] !== undefined && process.env['CI'] !== '';
 if (CI && !fliteInstalled()) throw new Error('flite is required in CI: apt-get install -y flite');
-
-const TURNS = [
-  ['rms', 'good morning what brings you in today'],
-  ['slt', 'i have had a cough for about two weeks and it keeps me up at night'],
-  ['rms', 'do you have any fever or chills'],
-  ['slt', 'no fever but my chest feels tight when i climb the stairs'],
-] as const;
 
 const ms = (samples: number): number => (samples * 1000) / 16_000;
 const threads: DiarizationThread[] = [];
@@ -38,7 +31,7 @@ describe.skipIf(!fliteInstalled())('DiarizationThread', () => {
     const second = diarization.open();
     const attributions = [];
     let position = 0;
-    for (const [voice, text] of TURNS) {
+    for (const [voice, text] of TWO_VOICE_TURNS) {
       const speech = concatPcm([synthesizeSpeech(text, voice), roomNoise(500)]);
       for (let offset = 0; offset < speech.length; offset += 1_600)
         first.write(speech.subarray(offset, offset + 1_600));

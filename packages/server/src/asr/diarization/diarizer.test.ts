@@ -1,4 +1,4 @@
-import { fliteInstalled, synthesizeSpeech } from '@chartwright/testing/speech.js';
+import { fliteInstalled, synthesizeSpeech, TWO_VOICE_TURNS } from '@chartwright/testing/speech.js';
 import { concatPcm, roomNoise } from '@chartwright/testing/synthetic-audio.js';
 import { describe, expect, it } from 'vitest';
 
@@ -10,10 +10,7 @@ if (CI && !fliteInstalled()) throw new Error('flite is required in CI: apt-get i
 
 /** A visit's turns: the clinician asks, the patient answers, in two flite voices. */
 const TURNS = [
-  ['rms', 'good morning what brings you in today'],
-  ['slt', 'i have had a cough for about two weeks and it keeps me up at night'],
-  ['rms', 'do you have any fever or chills'],
-  ['slt', 'no fever but my chest feels tight when i climb the stairs'],
+  ...TWO_VOICE_TURNS,
   ['rms', 'are you taking anything for it'],
   ['slt', 'just some honey and tea'],
   ['rms', 'how is your breathing when you walk'],

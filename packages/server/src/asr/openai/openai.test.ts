@@ -13,7 +13,7 @@ import {
   type TranscriptionCall,
 } from '@chartwright/testing/fake-transcription-server.js';
 import { LogCapture } from '@chartwright/testing/harness.js';
-import { fliteInstalled, synthesizeSpeech } from '@chartwright/testing/speech.js';
+import { fliteInstalled, synthesizeSpeech, TWO_VOICE_TURNS } from '@chartwright/testing/speech.js';
 import { concatPcm, roomNoise, SAMPLE_RATE, tone } from '@chartwright/testing/synthetic-audio.js';
 import type { FinalEvent, RecognizerErrorEvent, RecognizerStream } from '../recognizer.js';
 import { languageOf, promptOf } from './engine.js';
@@ -379,12 +379,7 @@ describe('OpenAI-compatible recognizer', () => {
 });
 
 describe.skipIf(!fliteInstalled())('one microphone, several people', () => {
-  const turns = [
-    ['rms', 'good morning what brings you in today'],
-    ['slt', 'i have had a cough for about two weeks and it keeps me up at night'],
-    ['rms', 'do you have any fever or chills'],
-    ['slt', 'no fever but my chest feels tight when i climb the stairs'],
-  ] as const;
+  const turns = TWO_VOICE_TURNS;
   const visit = concatPcm([
     roomNoise(800),
     ...turns.flatMap(([voice, text]) => [synthesizeSpeech(text, voice), roomNoise(1500)]),
