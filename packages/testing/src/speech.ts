@@ -10,6 +10,7 @@ import { speak } from '@chartwright/server/tools/speech/flite.js';
 
 export { PocketSphinxRecognizer };
 export { wordErrorRate } from '@chartwright/server/internal/text/wer.js';
+export { transcribe, type PacedStream } from '@chartwright/server/tools/eval-asr/transcribe.js';
 
 /** Real recorded speech from Debian's pocketsphinx-testdata: 16 kHz, 16-bit, mono "go forward ten meters". */
 export const GOFORWARD = '/usr/share/pocketsphinx/test/data/goforward.raw';

@@ -11,6 +11,7 @@ describe('build:asr-vocabulary arguments', () => {
       clinicalWeight: 0.4,
       stockWords: 0,
       pruneThreshold: 1e-8,
+      fillerRate: 0.15,
     });
     expect(DEFAULTS.trainPath).toMatch(/\/shared\/data\/aci-bench\/train\.jsonl$/);
   });
@@ -31,6 +32,8 @@ describe('build:asr-vocabulary arguments', () => {
         '5000',
         '--prune',
         '0',
+        '--fillers',
+        '0.05',
       ]),
     ).toEqual({
       trainPath: '/d/train.jsonl',
@@ -40,6 +43,7 @@ describe('build:asr-vocabulary arguments', () => {
       clinicalWeight: 1,
       stockWords: 5000,
       pruneThreshold: 0,
+      fillerRate: 0.05,
     });
     expect(parseArguments(['-h'])).toBe('help');
   });
@@ -47,6 +51,7 @@ describe('build:asr-vocabulary arguments', () => {
   it.each([
     [['--weight', '1.5'], '--weight must be a number from 0 to 1'],
     [['--prune', 'x'], '--prune must be a number from 0 to 1'],
+    [['--fillers', '-0.1'], '--fillers must be a number from 0 to 1'],
     [['--out'], '--out needs a value'],
     [['--fast'], 'unknown option --fast'],
     [['--train', '/d/aci-bench/valid.jsonl'], 'the valid split measures the vocabulary'],

@@ -25,6 +25,8 @@ export const DEFAULTS: Omit<BuildOptions, 'log'> = {
   clinicalWeight: 0.4,
   stockWords: 0,
   pruneThreshold: 1e-8,
+  // 0.15 lost no real read sentence and fewer flite words; 0.25 cost real sentences (docs/realtime.md).
+  fillerRate: 0.15,
 };
 
 export const USAGE = `Usage: npm run build:asr-vocabulary -- [options]
@@ -39,7 +41,8 @@ Builds the clinical language model and pronunciation dictionary from the ACI-Ben
   --no-notes            dialogues only
   --weight <0..1>       weight of the clinical model; 1 = clinical alone (default: ${DEFAULTS.clinicalWeight})
   --stock-words <n>     keep the n most probable stock words, 0 = all (default: ${DEFAULTS.stockWords})
-  --prune <threshold>   relative-entropy pruning threshold, 0 = none (default: ${DEFAULTS.pruneThreshold})`;
+  --prune <threshold>   relative-entropy pruning threshold, 0 = none (default: ${DEFAULTS.pruneThreshold})
+  --fillers <0..1>      share of the gaps between training words given an "um" or "uh" (default: ${DEFAULTS.fillerRate})`;
 
 export function parseArguments(argv: readonly string[]): Omit<BuildOptions, 'log'> | 'help' {
   const options = { ...DEFAULTS };
@@ -81,6 +84,9 @@ export function parseArguments(argv: readonly string[]): Omit<BuildOptions, 'log
         break;
       case '--prune':
         options.pruneThreshold = number(0, 1);
+        break;
+      case '--fillers':
+        options.fillerRate = number(0, 1);
         break;
       default:
         throw new UsageError(`unknown option ${argument}`);

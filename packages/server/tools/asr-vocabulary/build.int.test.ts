@@ -46,6 +46,7 @@ describe.skipIf(missing.length > 0)('building a clinical vocabulary', () => {
       clinicalWeight: 1,
       stockWords: 0,
       pruneThreshold: 0,
+      fillerRate: 0,
       log: (line) => log.push(line),
     });
   }, 60_000);

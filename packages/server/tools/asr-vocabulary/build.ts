@@ -18,6 +18,7 @@ import { spokenSentences, spokenWords } from '../speech/spoken-form.js';
 import { writeArpa } from './arpa.js';
 import { LOG_ZERO, ngramCount, SENTENCE_END, SENTENCE_START, type BackoffModel } from './backoff-model.js';
 import { interpolate, limitVocabulary, prune } from './combine.js';
+import { withFilledPauses } from './filled-pauses.js';
 import { estimateKneserNey } from './kneser-ney.js';
 import { PRONUNCIATION_OVERRIDES } from './pronunciation-overrides.js';
 import {
@@ -43,6 +44,12 @@ export interface BuildOptions {
   stockWords: number;
   /** Relative-entropy pruning threshold; 0 = no pruning. */
   pruneThreshold: number;
+  /**
+   * Share of the gaps between training words given a filled pause ("um" or "uh"). Transcripts are
+   * tidier than speech: they keep few of the hesitations people make, so the model never expects one
+   * mid-phrase and the search writes a word over it instead.
+   */
+  fillerRate: number;
   log: (line: string) => void;
 }
 
@@ -140,7 +147,10 @@ function manifestJson(value: object): string {
 
 export function buildClinicalVocabulary(options: BuildOptions): BuildSummary {
   const { log } = options;
-  const sentences = trainingSentences(readTrain(options.trainPath), options.includeNotes);
+  const sentences = withFilledPauses(
+    trainingSentences(readTrain(options.trainPath), options.includeNotes),
+    options.fillerRate,
+  );
   const trainingWords = sentences.reduce((n, sentence) => n + sentence.length, 0);
   log(`training text: ${sentences.length} sentences, ${trainingWords} words`);
   const clinical = estimateKneserNey(sentences);
@@ -188,6 +198,7 @@ export function buildClinicalVocabulary(options: BuildOptions): BuildSummary {
         clinicalWeight: options.clinicalWeight,
         stockWords: options.stockWords,
         pruneThreshold: options.pruneThreshold,
+        fillerRate: options.fillerRate,
         trainingSentences: sentences.length,
         trainingWords,
         clinicalNgrams,
