@@ -44,11 +44,7 @@ export interface BuildOptions {
   stockWords: number;
   /** Relative-entropy pruning threshold; 0 = no pruning. */
   pruneThreshold: number;
-  /**
-   * Share of the gaps between training words given a filled pause ("um" or "uh"). Transcripts are
-   * tidier than speech: they keep few of the hesitations people make, so the model never expects one
-   * mid-phrase and the search writes a word over it instead.
-   */
+  /** Share of the gaps between training words given a filled pause (filled-pauses.ts); 0 = none. */
   fillerRate: number;
   log: (line: string) => void;
 }

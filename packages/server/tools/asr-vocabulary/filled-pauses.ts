@@ -1,9 +1,10 @@
 /**
  * Filled pauses put back into the training text. Transcripts are tidier than speech: ACI-Bench keeps
  * about one "um" or "uh" in a hundred words, each where a transcriber chose to keep it, so a model
- * learned from them expects one in few places and the search writes a short word over a spoken one ("I have, um, a
- * cough" → "i have them a cough"). Scattered through the text, they let the model expect a filled
- * pause in any gap; the recognizer then writes "um" and drops it from the final (filled-pauses.ts).
+ * learned from them expects one in few places and the search writes a short word over a spoken one
+ * ("I have, um, a cough" → "i have them a cough"). Scattered through the text, they let the model
+ * expect a filled pause in any gap; the recognizer then writes "um" and drops it from the final
+ * (src/asr/filled-pauses.ts).
  */
 import { seededRandom } from '../shared/seeded-random.js';
 
@@ -15,7 +16,6 @@ const FILLER_SEED = 15;
  * every build (a fixed-seed generator), so a rebuild reproduces the shipped model.
  */
 export function withFilledPauses(sentences: readonly string[][], rate: number): string[][] {
-  if (rate <= 0) return sentences.map((sentence) => [...sentence]);
   const next = seededRandom(FILLER_SEED);
   return sentences.map((sentence) => {
     const out: string[] = [];
