@@ -45,11 +45,9 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   registerDraining(app);
 
   const services = await createServices(config, deps);
-  registerRetentionSweep(app, 'notes', () => services.notes.deleteExpired());
-  registerRetentionSweep(app, 'realtime_sessions', () => services.realtimeArchive.deleteExpired());
-  registerRetentionSweep(app, 'widget_documents', () => services.documents.deleteExpired());
-  registerRetentionSweep(app, 'widget_encounters', () => services.encounters.deleteExpired());
+  registerRetentionSweep(app, services.retention);
   app.decorate('realtime', services.realtime);
+  app.decorate('operationAudit', services.operationAudit);
 
   const areas = { config, deps, services };
   await app.register(publicArea, areas);

@@ -37,7 +37,7 @@ export function apiArea(app: FastifyInstance, { config, services }: AreaOptions,
       limitPerMinute: config.apiRateLimitPerMinute,
     }),
   );
-  notesRoutes(api, services.notes);
+  notesRoutes(api, services.notes, services.deletion);
   realtimeTokenRoutes(api, services.realtimeTokens);
   realtimeSessionRoutes(api, services.realtimeArchive);
   done();

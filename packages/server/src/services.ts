@@ -1,6 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 
 import type { Recognizer } from './asr/recognizer.js';
+import { AuditLog } from './audit/audit-log.js';
+import { AuditSubjects } from './audit/audit-subjects.js';
+import { OperationAudit } from './audit/operation-audit.js';
+import { RealtimeAudit } from './audit/realtime-audit.js';
 import { UNCONFIGURED_RECOGNIZER } from './asr/unconfigured-recognizer.js';
 import { Authenticator } from './auth/authenticator.js';
 import { RealtimeTokenService } from './auth/realtime-tokens.js';
@@ -22,6 +26,9 @@ import { WidgetTokenService } from './partners/widget-tokens.js';
 import { RateLimiter, type RateLimitStore } from './ratelimit/rate-limiter.js';
 import { RealtimeService } from './realtime/service.js';
 import { RealtimeSessionArchive } from './realtime/session-archive.js';
+import { Deletion } from './retention/deletion.js';
+import { Retention } from './retention/retention.js';
+import { generatedSecrets, type GeneratedSecrets } from './secrets/key-file.js';
 import type { Database } from './store/database.js';
 import { createRepositories, type Repositories } from './store/repositories.js';
 
@@ -38,6 +45,8 @@ export interface AppDependencies {
    * runs and realtime sessions are refused with `recognizer_unavailable` and the install command.
    */
   recognizer?: Recognizer;
+  /** Where generated secrets are kept; absent, the configured key file (or memory, with no key file). */
+  secrets?: GeneratedSecrets;
 }
 
 export interface Services {
@@ -57,6 +66,10 @@ export interface Services {
   encounterNotes: EncounterNoteService;
   transcriptCorrections: TranscriptCorrectionService;
   documents: EncounterDocumentService;
+  audit: AuditLog;
+  operationAudit: OperationAudit;
+  retention: Retention;
+  deletion: Deletion;
 }
 
 const DAY_MS = 86_400_000;
@@ -65,6 +78,13 @@ const DAY_MS = 86_400_000;
 export async function createServices(config: Config, deps: AppDependencies): Promise<Services> {
   const { clock } = deps;
   const repositories = createRepositories(deps.database);
+  const audit = await AuditLog.open(config.audit, {
+    events: repositories.auditEvents,
+    file: deps.secrets ?? generatedSecrets(config.keyFile),
+    database: repositories.serviceSecrets,
+    clock,
+  });
+  const auditSubjects = new AuditSubjects(repositories);
   const realtimeTokens = new RealtimeTokenService(repositories, clock, config);
   const signer = await WidgetTokenSigner.open(repositories, clock, {
     issuer: config.widgetBaseUrl,
@@ -76,24 +96,9 @@ export async function createServices(config: Config, deps: AppDependencies): Pro
     noteProducer(config, deps.logger),
     config.notes.retentionDays * DAY_MS,
   );
-  const recognizer = deps.recognizer ?? UNCONFIGURED_RECOGNIZER;
-  const realtimeStore = {
-    sessions: repositories.realtimeSessions,
-    segments: repositories.transcriptSegments,
-    corrections: repositories.transcriptCorrections,
-  };
-  const realtime = new RealtimeService({
-    recognizer,
-    clock,
-    config: config.realtime,
-    logger: deps.logger,
-    store: realtimeStore,
-  });
-  const realtimeArchive = new RealtimeSessionArchive({
-    store: realtimeStore,
-    clock,
-    config: config.realtime,
-    isStreaming: (id) => realtime.holds(id),
+  const { recognizer, realtime, deletion, realtimeArchive } = realtimeServices(config, deps, {
+    repositories,
+    audit: new RealtimeAudit(audit, auditSubjects),
   });
   return {
     recognizer,
@@ -107,8 +112,44 @@ export async function createServices(config: Config, deps: AppDependencies): Pro
     partners: new PartnerService(repositories, clock, config.keyRotationGraceSeconds),
     widgetTokens: new WidgetTokenService(repositories, clock, signer),
     widgetSessions: new WidgetSessionService(repositories, clock, signer, recognizer.info),
-    ...(await encounterServices(config, deps, { repositories, realtimeTokens, notes, realtimeArchive })),
+    audit,
+    operationAudit: new OperationAudit(audit, auditSubjects),
+    retention: new Retention({ repositories, database: deps.database, clock, config }),
+    deletion,
+    ...(await encounterServices(config, deps, { repositories, realtimeTokens, notes, realtimeArchive, deletion })),
   };
+}
+
+/** The realtime socket's sessions, their archive, and deletion (which stops an encounter's live audio). */
+function realtimeServices(
+  config: Config,
+  deps: AppDependencies,
+  shared: { repositories: Repositories; audit: RealtimeAudit },
+): Pick<Services, 'recognizer' | 'realtime' | 'realtimeArchive' | 'deletion'> {
+  const { repositories } = shared;
+  const recognizer = deps.recognizer ?? UNCONFIGURED_RECOGNIZER;
+  const realtimeStore = {
+    sessions: repositories.realtimeSessions,
+    segments: repositories.transcriptSegments,
+    corrections: repositories.transcriptCorrections,
+  };
+  const realtime = new RealtimeService({
+    recognizer,
+    clock: deps.clock,
+    config: config.realtime,
+    logger: deps.logger,
+    store: realtimeStore,
+    audit: shared.audit,
+  });
+  const deletion = new Deletion({ repositories, database: deps.database, liveAudio: realtime });
+  const realtimeArchive = new RealtimeSessionArchive({
+    store: realtimeStore,
+    clock: deps.clock,
+    config: config.realtime,
+    isStreaming: (id) => realtime.holds(id),
+    deletion,
+  });
+  return { recognizer, realtime, realtimeArchive, deletion };
 }
 
 async function encounterServices(
@@ -119,6 +160,7 @@ async function encounterServices(
     realtimeTokens: RealtimeTokenService;
     notes: NoteService;
     realtimeArchive: RealtimeSessionArchive;
+    deletion: Deletion;
   },
 ): Promise<Pick<Services, 'encounters' | 'encounterNotes' | 'transcriptCorrections' | 'documents'>> {
   const { repositories } = shared;
@@ -130,6 +172,7 @@ async function encounterServices(
     clock: deps.clock,
     notes: shared.notes,
     transcripts,
+    deletion: shared.deletion,
   });
   const documents = new EncounterDocumentService({
     repositories,
@@ -139,6 +182,7 @@ async function encounterServices(
       ...config.widgetPdfLinks,
     }),
     retentionMs,
+    deletion: shared.deletion,
   });
   const encounters = new EncounterService({
     repositories,
@@ -147,7 +191,7 @@ async function encounterServices(
     transcripts,
     notes: encounterNotes,
     documents,
-    retentionMs,
+    deletion: shared.deletion,
   });
   const transcriptCorrections = new TranscriptCorrectionService({
     repositories,

@@ -16,6 +16,7 @@ import type { RateLimitStore } from '@chartwright/server/internal/ratelimit/rate
 import type { Database, Dialect } from '@chartwright/server/internal/store/database.js';
 import { createRepositories, type Repositories } from '@chartwright/server/internal/store/repositories.js';
 import { PartnerService } from '@chartwright/server/internal/partners/partner-service.js';
+import { Retention } from '@chartwright/server/internal/retention/retention.js';
 import { openTestDatabase, type TestDatabase } from './databases.js';
 
 /** Collects every log line the service writes, so tests can assert what never appears in them. */
@@ -43,6 +44,8 @@ export interface Harness {
   logs: LogCapture;
   /** Partners (EMR vendors), on the harness's database and clock. */
   partners: PartnerService;
+  /** The retention sweep the service runs hourly, to run when the test says. */
+  retention: Retention;
   /** A project with one sandbox and one production key. */
   project: { id: string; testKey: string; testKeyId: string; liveKey: string; liveKeyId: string };
   request(options: InjectOptions & { key?: string }): Promise<LightMyRequestResponse>;
@@ -118,6 +121,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     keys,
     logs,
     partners,
+    retention: new Retention({ repositories, database: testDatabase.database, clock, config }),
     project: {
       id: created.id,
       testKey: test.secret,

@@ -14,7 +14,7 @@ export interface OpenWidget {
   clinicianId: string;
 }
 
-type Method = 'GET' | 'POST' | 'PUT';
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** A call to the widget API with the widget's token. */
 export const widgetCall = (h: Harness, token: string, method: Method, url: string, payload?: unknown) =>
@@ -92,7 +92,8 @@ export const VISIT: readonly [TranscriptSegmentRow['speaker'], string][] = [
  */
 export async function storeRealtimeSession(
   h: Harness,
-  partnerId: string,
+  /** The partner whose widget token opened it; null for one opened with the project's sandbox key. */
+  partnerId: string | null,
   encounterId: string | null,
   segments: readonly (readonly [TranscriptSegmentRow['speaker'], string])[],
   options: { id: string; createdAt?: number; endReason?: string; stereo?: boolean } = { id: 'rts_stored' },
@@ -104,8 +105,8 @@ export async function storeRealtimeSession(
     id: options.id,
     project_id: h.project.id,
     environment: 'test',
-    credential_kind: 'realtime_token',
-    api_key_id: null,
+    credential_kind: partnerId === null ? 'api_key' : 'realtime_token',
+    api_key_id: partnerId === null ? h.project.testKeyId : null,
     partner_id: partnerId,
     encounter_id: encounterId,
     resume_token_hash: `hash-${options.id}`,

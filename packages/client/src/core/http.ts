@@ -29,7 +29,7 @@ export interface HttpClientConfig {
 }
 
 export interface ApiRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   /** Starts with `/api/v1/`; path segments already encoded. */
   path: string;
   body?: unknown;

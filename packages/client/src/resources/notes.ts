@@ -83,4 +83,17 @@ export class Notes {
     });
     return fromWireKeys(note);
   }
+
+  /**
+   * Deletes a note now, before its retention ends, with every copy the service keeps
+   * (`DELETE /api/v1/notes/{id}`): for a note made for the wrong patient, or one the patient asked to
+   * have removed. An unknown or already deleted note is a `NotFoundError` (`note_not_found`), so a
+   * retried call whose first attempt went through reports that too.
+   */
+  async delete(id: string, options?: RequestOptions): Promise<void> {
+    if (typeof id !== 'string' || id === '') {
+      throw new ChartwrightError('notes.delete: id must be a non-empty string.', 'invalid_argument');
+    }
+    await this.http.request<undefined>({ method: 'DELETE', path: `/api/v1/notes/${encodeURIComponent(id)}`, options });
+  }
 }

@@ -2,7 +2,7 @@ import { CURATED_TEMPLATES_JSON } from '@chartwright/server/internal/notes/templ
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { Chartwright } from '../client.js';
-import { InvalidRequestError } from '../errors.js';
+import { InvalidRequestError, NotFoundError } from '../errors.js';
 import { CLIENT_VERSION } from '../core/version.js';
 import { recordingFetch, startTestServer, type TestServer } from '../test-support/server.js';
 
@@ -62,6 +62,16 @@ describe('notes', () => {
 
     const retrieved = await chartwright.notes.retrieve(note.id);
     expect(retrieved).toEqual(note);
+  });
+
+  it('deletes a note: it is gone, and deleting it again is a NotFoundError', async () => {
+    const { chartwright, attempts } = client();
+    const note = await chartwright.notes.create({ templateId: 'soap', conversationText: CONVERSATION });
+    await expect(chartwright.notes.delete(note.id)).resolves.toBeUndefined();
+    expect(attempts.at(-1)).toMatchObject({ method: 'DELETE' });
+    await expect(chartwright.notes.retrieve(note.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(chartwright.notes.delete(note.id)).rejects.toMatchObject({ status: 404, code: 'note_not_found' });
+    await expect(chartwright.notes.delete('')).rejects.toMatchObject({ code: 'invalid_argument' });
   });
 });
 

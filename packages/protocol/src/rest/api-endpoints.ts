@@ -41,6 +41,16 @@ export const API_ENDPOINTS = [
     errors: ['invalid_query', 'note_not_found'],
   },
   {
+    method: 'DELETE',
+    path: '/api/v1/notes/{id}',
+    operationId: 'deleteNote',
+    summary: 'Delete a note now, before its retention ends (a note made for the wrong patient)',
+    tag: 'Notes',
+    auth: 'api_key',
+    success: { status: 204, description: 'Deleted, with every copy; it can no longer be retrieved.', schema: z.null() },
+    errors: ['note_not_found'],
+  },
+  {
     method: 'POST',
     path: '/api/v1/realtime/tokens',
     operationId: 'createRealtimeToken',

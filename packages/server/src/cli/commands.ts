@@ -2,15 +2,21 @@ import { parseArgs } from 'node:util';
 
 import { ENVIRONMENTS, type Environment } from '@chartwright/protocol';
 
+import { AuditLog } from '../audit/audit-log.js';
+import { AuditSubjects } from '../audit/audit-subjects.js';
 import { ApiKeyService, type ApiKeySummary } from '../auth/api-keys.js';
 import { systemClock, type Clock } from '../clock.js';
-import { loadConfig, MAX_GRACE_SECONDS } from '../config/config.js';
+import { loadConfig, MAX_GRACE_SECONDS, type Config } from '../config/config.js';
 import { ProjectService, type ProjectSummary } from '../projects/project-service.js';
 import { PartnerService, type PartnerSummary } from '../partners/partner-service.js';
-import { openDatabase } from '../store/database.js';
+import { Deletion } from '../retention/deletion.js';
+import { Retention } from '../retention/retention.js';
+import { generatedSecrets } from '../secrets/key-file.js';
+import { openDatabase, type Database } from '../store/database.js';
 import { migrateToLatest, type MigrationOutcome } from '../store/migrate.js';
 import { createRepositories } from '../store/repositories.js';
 
+import { PRIVACY_COMMANDS } from './privacy-commands.js';
 import { UsageError } from './usage.js';
 
 export interface CliIo {
@@ -37,6 +43,14 @@ Commands:
   partners rotate-secret <partnerId> [--grace <seconds>]
                                             New secret now; the old one works for the grace period
   partners revoke <partnerId>               Revoke a partner at once: key, widget tokens, sessions
+  audit list [--resource-type <type>] [--resource <id>] [--actor <id>] [--actor-kind <kind>]
+             [--encounter <id>] [--patient <emrPatientId> --partner <partnerId>] [--action <action>]
+             [--since <iso>] [--until <iso>] [--limit <n>]
+                                            Who touched which patient data, oldest first
+  audit verify                              Check the audit chain; exit code 1 if a record was edited or removed
+  retention sweep                           Delete now what is past its retention (the service does it hourly)
+  delete note|document|realtime-session|encounter <id>
+                                            Delete it now with everything under it (audited)
 
 Options:
   --json    Machine-readable output
@@ -53,6 +67,17 @@ const OPTIONS = {
   grace: { type: 'string' },
   origin: { type: 'string', multiple: true },
   'token-lifetime': { type: 'string' },
+  'resource-type': { type: 'string' },
+  resource: { type: 'string' },
+  actor: { type: 'string' },
+  'actor-kind': { type: 'string' },
+  encounter: { type: 'string' },
+  patient: { type: 'string' },
+  partner: { type: 'string' },
+  action: { type: 'string' },
+  since: { type: 'string' },
+  until: { type: 'string' },
+  limit: { type: 'string' },
 } as const;
 
 function parseEnvironment(value: string | undefined): Environment | undefined {
@@ -111,6 +136,10 @@ interface CommandContext {
   projects: ProjectService;
   keys: ApiKeyService;
   partners: PartnerService;
+  audit: AuditLog;
+  subjects: AuditSubjects;
+  deletion: Deletion;
+  retention: Retention;
 }
 
 type Command = (context: CommandContext) => Promise<void>;
@@ -216,7 +245,31 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   ...PROJECT_COMMANDS,
   ...KEY_COMMANDS,
   ...PARTNER_COMMANDS,
+  ...PRIVACY_COMMANDS,
 };
+
+/** What the commands work with, on the database and key file the service uses. */
+async function services(
+  config: Config,
+  database: Database,
+  clock: Clock,
+): Promise<Omit<CommandContext, 'values' | 'rest' | 'print' | 'migrated'>> {
+  const repositories = createRepositories(database);
+  return {
+    projects: new ProjectService(repositories, clock),
+    keys: new ApiKeyService(repositories, clock, config.keyRotationGraceSeconds),
+    partners: new PartnerService(repositories, clock, config.keyRotationGraceSeconds),
+    audit: await AuditLog.open(config.audit, {
+      events: repositories.auditEvents,
+      file: generatedSecrets(config.keyFile),
+      database: repositories.serviceSecrets,
+      clock,
+    }),
+    subjects: new AuditSubjects(repositories),
+    deletion: new Deletion({ repositories, database, liveAudio: null }),
+    retention: new Retention({ repositories, database, clock, config }),
+  };
+}
 
 /** Runs one CLI invocation; returns the exit code. */
 export async function runCli(
@@ -249,19 +302,10 @@ export async function runCli(
     const config = loadConfig(env);
     database = openDatabase(config.database);
     const migrated = await migrateToLatest(database);
-    const repositories = createRepositories(database);
     const command = `${group}${action === undefined ? '' : ` ${action}`}`;
     const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
     if (run === undefined) throw new UsageError(`unknown command "${command}"; run chartwright --help`);
-    await run({
-      values,
-      rest,
-      print,
-      migrated,
-      projects: new ProjectService(repositories, clock),
-      keys: new ApiKeyService(repositories, clock, config.keyRotationGraceSeconds),
-      partners: new PartnerService(repositories, clock, config.keyRotationGraceSeconds),
-    });
+    await run({ values, rest, print, migrated, ...(await services(config, database, clock)) });
     return 0;
   } catch (error) {
     const message = error instanceof Error ? error.message.split('\n').join(' ') : String(error);

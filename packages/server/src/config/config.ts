@@ -1,3 +1,4 @@
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { z } from 'zod';
@@ -110,6 +111,10 @@ const envSchema = z
     REALTIME_RECOGNIZER_WORKERS: integer(0, 1024).default(0),
     REALTIME_CREDENTIAL_CHECK_SECONDS: integer(1, 300).default(5),
     REALTIME_RETENTION_DAYS: integer(1, 3650).default(30),
+    // Six years, the longest HIPAA asks documentation to be kept (45 CFR 164.316(b)(2)), counted with leap days.
+    AUDIT_RETENTION_DAYS: integer(1, 36_500).default(2192),
+    AUDIT_HMAC_KEY: z.string().trim().min(32, { error: 'must be at least 32 characters long' }).optional(),
+    KEY_FILE: z.string().trim().min(1, { error: 'must not be empty' }).optional(),
     ASR_ENGINE: z.enum(['pocketsphinx', 'openai'], { error: 'must be pocketsphinx or openai' }).default('pocketsphinx'),
     ASR_OPENAI_BASE_URL: httpUrl.optional(),
     ASR_OPENAI_API_KEY: z.string().trim().optional(),
@@ -179,6 +184,19 @@ export interface Config {
   readonly notes: NotesConfig;
   readonly asr: AsrConfig;
   readonly realtime: RealtimeConfig;
+  readonly audit: AuditConfig;
+  /**
+   * Where the secrets the service generates for itself are kept, outside the database: an owner-only
+   * file; null keeps them in memory only (an in-memory database's tests).
+   */
+  readonly keyFile: string | null;
+}
+
+export interface AuditConfig {
+  /** How long audit records are kept. */
+  readonly retentionDays: number;
+  /** Keys the audit chain and the patient references in it; null = generated into the key file. */
+  readonly hmacKey: string | null;
 }
 
 export interface RealtimeConfig {
@@ -242,6 +260,14 @@ export class ConfigError extends Error {
 function databaseTarget(url: string): DatabaseTarget {
   if (/^(postgres|postgresql):\/\//i.test(url)) return { kind: 'postgres', url };
   return { kind: 'sqlite', path: url.replace(/^sqlite:/i, '') };
+}
+
+const KEY_FILE_NAME = 'chartwright.keys.json';
+
+/** Beside a SQLite database (its data directory); in ./data for PostgreSQL; nowhere for an in-memory database. */
+function defaultKeyFile(database: DatabaseTarget): string | null {
+  if (database.kind === 'postgres') return join('data', KEY_FILE_NAME);
+  return database.path === ':memory:' ? null : join(dirname(database.path), KEY_FILE_NAME);
 }
 
 type EnvValues = z.output<typeof envSchema>;
@@ -309,12 +335,13 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
   }
   const values = parsed.data;
   const publicBaseUrl = values.PUBLIC_BASE_URL ?? `http://localhost:${values.PORT}`;
+  const database = Object.freeze(databaseTarget(values.DATABASE_URL));
   return Object.freeze({
     port: values.PORT,
     host: values.HOST,
     publicBaseUrl,
     sandboxBaseUrl: values.SANDBOX_BASE_URL ?? publicBaseUrl,
-    database: Object.freeze(databaseTarget(values.DATABASE_URL)),
+    database,
     redisUrl: values.REDIS_URL ?? null,
     keyRotationGraceSeconds: values.KEY_ROTATION_GRACE_SECONDS,
     logLevel: values.LOG_LEVEL,
@@ -334,6 +361,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     notes: notesConfig(values),
     realtime: realtimeConfig(values),
     asr: asrConfig(values),
+    audit: Object.freeze({ retentionDays: values.AUDIT_RETENTION_DAYS, hmacKey: values.AUDIT_HMAC_KEY ?? null }),
+    keyFile: values.KEY_FILE ?? defaultKeyFile(database),
   });
 }
 
@@ -345,6 +374,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     publicBaseUrl: 'http://api.test',
     sandboxBaseUrl: 'http://sandbox.test',
     widgetBaseUrl: 'http://widget.test',
+    // Configured, as several instances are, so instances a test starts on one database agree.
+    audit: { ...base.audit, hmacKey: 'test-audit-hmac-key-0123456789abcdef' },
     ...overrides,
   });
 }

@@ -28,6 +28,9 @@ import { encounterTemplateOf } from './encounter-template.js';
 import { applyKeyedEdits, checkRevision, revisionConflict } from './keyed-edits.js';
 import { patientContextOf, requireOwnedEncounter } from './owned-encounter.js';
 import type { EncounterTranscripts } from './transcripts.js';
+import type { Deletion } from '../retention/deletion.js';
+
+const noteNotFound = (noteId: string) => new AppError('note_not_found', `No note ${noteId} belongs to this encounter.`);
 
 /** A note section as stored: under the host's key, with the template's key and heading. */
 export interface StoredNoteSection {
@@ -127,6 +130,7 @@ export class EncounterNoteService {
       clock: Clock;
       notes: NoteService;
       transcripts: EncounterTranscripts;
+      deletion: Deletion;
     },
   ) {}
 
@@ -241,6 +245,12 @@ export class EncounterNoteService {
     });
   }
 
+  /** Deletes the note now; a document written from it keeps its own text. */
+  async delete(widgetSession: WidgetSession, encounterId: string, noteId: string): Promise<void> {
+    const encounter = await requireOwnedEncounter(this.deps.repositories.encounters, widgetSession, encounterId);
+    if (!(await this.deps.deletion.encounterNote(encounter.id, noteId))) throw noteNotFound(noteId);
+  }
+
   async list(widgetSession: WidgetSession, encounterId: string): Promise<WidgetNote[]> {
     const encounter = await requireOwnedEncounter(this.deps.repositories.encounters, widgetSession, encounterId);
     return this.listFor(encounter);
@@ -254,7 +264,7 @@ export class EncounterNoteService {
 
   private async find(encounter: EncounterRow, noteId: string, now: number): Promise<EncounterNoteRecord> {
     const record = await this.deps.repositories.encounterNotes.get(encounter.id, noteId, now);
-    if (record === undefined) throw new AppError('note_not_found', `No note ${noteId} belongs to this encounter.`);
+    if (record === undefined) throw noteNotFound(noteId);
     return record;
   }
 }

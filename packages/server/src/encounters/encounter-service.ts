@@ -16,6 +16,7 @@ import { AppError } from '../errors.js';
 import type { WidgetSession } from '../partners/widget-sessions.js';
 import type { EncounterConsentRow } from '../store/encounter-consents.js';
 import type { EncounterRow } from '../store/encounters.js';
+import type { Deletion } from '../retention/deletion.js';
 import type { Repositories } from '../store/repositories.js';
 import type { EncounterDocumentService } from './documents/document-service.js';
 import type { EncounterNoteService } from './encounter-notes.js';
@@ -55,8 +56,7 @@ export class EncounterService {
       transcripts: EncounterTranscripts;
       notes: EncounterNoteService;
       documents: EncounterDocumentService;
-      /** Idle, empty encounters are deleted after this long (NOTES_RETENTION_DAYS). */
-      retentionMs: number;
+      deletion: Deletion;
     },
   ) {}
 
@@ -138,6 +138,22 @@ export class EncounterService {
     return consentView(stored);
   }
 
+  /**
+   * The patient withdrew their consent: recording stops now and no audio token is minted until it is
+   * recorded again. Withdrawing twice is not an error.
+   */
+  async withdrawConsent(widgetSession: WidgetSession, encounterId: string): Promise<void> {
+    const encounter = await this.require(widgetSession, encounterId);
+    await this.deps.deletion.consent(encounter.id);
+    await this.deps.repositories.encounters.touch(encounter.id, this.deps.clock.now());
+  }
+
+  /** Deletes the encounter now with everything under it; its recording stops first. */
+  async delete(widgetSession: WidgetSession, encounterId: string): Promise<void> {
+    const encounter = await this.require(widgetSession, encounterId);
+    await this.deps.deletion.encounter(encounter.id);
+  }
+
   /** Audio needs the patient's recorded consent: the server refuses it, whatever the widget shows. */
   async mintRealtimeToken(
     widgetSession: WidgetSession,
@@ -190,15 +206,6 @@ export class EncounterService {
       documents,
       createdAt: new Date(encounter.created_at).toISOString(),
     };
-  }
-
-  /**
-   * Deletes encounters not opened, given a patient or consent for the retention period that hold
-   * nothing any more (their notes, documents and realtime sessions went with their own retention),
-   * and with them the patient context and consent.
-   */
-  async deleteExpired(): Promise<number> {
-    return this.deps.repositories.encounters.deleteIdleAndEmpty(this.deps.clock.now() - this.deps.retentionMs);
   }
 
   private require(widgetSession: WidgetSession, encounterId: string): Promise<EncounterRow> {

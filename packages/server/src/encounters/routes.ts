@@ -34,9 +34,19 @@ export function encounterRoutes(
 
   route(widget, 'getWidgetEncounter', ({ params, principal }) => encounters.state(principal, params.sessionId));
 
+  route(widget, 'deleteWidgetEncounter', async ({ params, principal }) => {
+    await encounters.delete(principal, params.sessionId);
+    return null;
+  });
+
   route(widget, 'recordWidgetConsent', ({ body, params, principal }) =>
     encounters.recordConsent(principal, params.sessionId, body),
   );
+
+  route(widget, 'withdrawWidgetConsent', async ({ params, principal }) => {
+    await encounters.withdrawConsent(principal, params.sessionId);
+    return null;
+  });
 
   route(widget, 'getWidgetTranscript', ({ params, principal }) => encounters.transcript(principal, params.sessionId));
 
@@ -56,6 +66,11 @@ export function encounterRoutes(
     ),
   );
 
+  encounterNoteRoutes(widget, notes);
+}
+
+/** The encounter's notes: written from its transcript (or typed text), listed, edited, deleted. */
+function encounterNoteRoutes(widget: Area<'widget_token', WidgetSession>, notes: EncounterNoteService): void {
   route(widget, 'generateWidgetNote', ({ body, params, principal, reply }) =>
     notes.generate(principal, params.sessionId, body, abandonedSignal(reply)),
   );
@@ -67,4 +82,9 @@ export function encounterRoutes(
   route(widget, 'updateWidgetNote', ({ body, params, principal }) =>
     notes.update(principal, params.sessionId, params.noteId, body),
   );
+
+  route(widget, 'deleteWidgetNote', async ({ params, principal }) => {
+    await notes.delete(principal, params.sessionId, params.noteId);
+    return null;
+  });
 }

@@ -13,6 +13,7 @@ import {
 } from '@chartwright/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+import { hashSecret } from '../auth/secrets.js';
 import { testConfig } from '../config/config.js';
 import { TEST_DIALECTS } from '@chartwright/testing/databases.js';
 import { createHarness, type Harness } from '@chartwright/testing/harness.js';
@@ -62,7 +63,7 @@ describe.each(TEST_DIALECTS)('widget encounter records on %s', (dialect) => {
   });
 
   const encounterUrl = (suffix = '', sessionId = widget.sessionId) => `/api/widget/encounters/${sessionId}${suffix}`;
-  const call = (method: 'GET' | 'POST' | 'PUT', suffix: string, payload?: unknown) =>
+  const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', suffix: string, payload?: unknown) =>
     widgetCall(h, widget.token, method, encounterUrl(suffix), payload);
 
   async function generateNote(payload: unknown = {}): Promise<WidgetNote> {
@@ -103,6 +104,37 @@ describe.each(TEST_DIALECTS)('widget encounter records on %s', (dialect) => {
         sessionId: next.sessionId,
       });
       expectWidgetError(refused, 409, 'consent_required');
+    });
+
+    it('is withdrawn: no realtime token until it is given again, the withdrawal shown and repeatable', async () => {
+      const mintRealtime = () =>
+        widgetCall(h, widget.token, 'POST', '/api/widget/realtime-tokens', { sessionId: widget.sessionId });
+      expect((await call('POST', '/consent', { method: 'verbal' })).statusCode).toBe(200);
+      const { token } = (await mintRealtime()).json<{ token: string }>();
+      expect(await h.repositories.realtimeTokens.findBySecretHash(hashSecret(token))).toBeDefined();
+
+      const withdrawn = await call('DELETE', '/consent');
+      expect(withdrawn.statusCode, withdrawn.body).toBe(204);
+      expect(withdrawn.body).toBe('');
+      // Tokens already handed out stop working too (an open socket closes at its next credential check).
+      expect(await h.repositories.realtimeTokens.findBySecretHash(hashSecret(token))).toBeUndefined();
+      expectWidgetError(await mintRealtime(), 409, 'consent_required');
+      expect((await call('GET', '')).json<WidgetEncounterState>().consent).toBeNull();
+      expect((await call('DELETE', '/consent')).statusCode).toBe(204);
+
+      expect((await call('POST', '/consent', { method: 'written' })).statusCode).toBe(200);
+      expect((await mintRealtime()).statusCode).toBe(201);
+    });
+
+    it('is withdrawn only by the clinician whose encounter it is', async () => {
+      expect((await call('POST', '/consent', { method: 'verbal' })).statusCode).toBe(200);
+      const other = await openWidget(h, partner.partnerKey, { emrUserId: 'emr-user-2' });
+      expectWidgetError(
+        await widgetCall(h, other.token, 'DELETE', encounterUrl('/consent')),
+        404,
+        'encounter_not_found',
+      );
+      expect((await call('GET', '')).json<WidgetEncounterState>().consent).not.toBeNull();
     });
 
     it.each<[string, unknown, string[]]>([
@@ -512,7 +544,7 @@ describe.each(TEST_DIALECTS)('widget encounter records on %s', (dialect) => {
     };
 
     async function expectRefusedEverywhere(token: string, sessionId: string, status: number, code: string) {
-      expect(encounterRoutes).toHaveLength(13);
+      expect(encounterRoutes).toHaveLength(17);
       for (const spec of encounterRoutes) {
         const url = spec.path
           .replace('{sessionId}', sessionId)
@@ -520,13 +552,7 @@ describe.each(TEST_DIALECTS)('widget encounter records on %s', (dialect) => {
           .replace('{documentId}', 'doc_x')
           .replace('{realtimeSessionId}', 'rts_x')
           .replace('{segmentId}', 'seg_000001');
-        const response = await widgetCall(
-          h,
-          token,
-          spec.method as 'GET' | 'POST' | 'PUT',
-          url,
-          BODIES[spec.operationId],
-        );
+        const response = await widgetCall(h, token, spec.method, url, BODIES[spec.operationId]);
         expectWidgetError(response, status, code);
       }
     }
@@ -557,6 +583,54 @@ describe.each(TEST_DIALECTS)('widget encounter records on %s', (dialect) => {
       const fresh = await openWidget(h, partner.partnerKey, { emrSessionId: 'visit-1' });
       await h.partners.revoke(partner.id);
       await expectRefusedEverywhere(fresh.token, widget.sessionId, 401, 'partner_revoked');
+    });
+  });
+
+  describe('deletion on demand', () => {
+    it('deletes a note and a document of the encounter, and says when there is none', async () => {
+      await setPatientContext(h, widget, CHART);
+      const note = await generateNote({ conversationText: TRANSCRIPT_TEXT });
+      const document = (await call('POST', '/documents', { documentType: 'letter', noteId: note.id })).json<{
+        id: string;
+      }>();
+
+      expect((await call('DELETE', `/notes/${note.id}`)).statusCode).toBe(204);
+      expect((await call('GET', '/notes')).json<WidgetNoteList>().notes).toEqual([]);
+      expect(
+        await h.repositories.notes.getScoped(note.id, { projectId: h.project.id, environment: 'test' }, 0),
+      ).toBeUndefined();
+      expectWidgetError(await call('DELETE', `/notes/${note.id}`), 404, 'note_not_found');
+      // The letter written from it keeps its own text.
+      expect((await call('GET', '/documents')).json<{ documents: unknown[] }>().documents).toHaveLength(1);
+
+      expect((await call('DELETE', `/documents/${document.id}`)).statusCode).toBe(204);
+      expect((await call('GET', '/documents')).json<{ documents: unknown[] }>().documents).toEqual([]);
+      expectWidgetError(await call('DELETE', `/documents/${document.id}`), 404, 'document_not_found');
+    });
+
+    it('deletes the whole encounter, and nobody else can', async () => {
+      await setPatientContext(h, widget, CHART);
+      await call('POST', '/consent', { method: 'verbal' });
+      await generateNote({ conversationText: TRANSCRIPT_TEXT });
+      await storeRealtimeSession(h, partner.id, widget.sessionId, VISIT, { id: 'rts_deleted' });
+      const other = await openWidget(h, partner.partnerKey, { emrUserId: 'emr-user-2' });
+      expectWidgetError(await widgetCall(h, other.token, 'DELETE', encounterUrl()), 404, 'encounter_not_found');
+      const otherNote = await widgetCall(h, other.token, 'POST', encounterUrl('/notes', other.sessionId), {
+        conversationText: 'Hi.',
+      });
+      expect(otherNote.statusCode).toBe(201);
+
+      expect((await call('DELETE', '')).statusCode).toBe(204);
+      expectWidgetError(await call('GET', ''), 404, 'encounter_not_found');
+      expectWidgetError(await call('DELETE', ''), 404, 'encounter_not_found');
+      expect(await h.repositories.realtimeSessions.get('rts_deleted')).toBeUndefined();
+      // A relaunch of the EMR session starts a new, empty encounter.
+      const relaunched = await openWidget(h, partner.partnerKey, { emrSessionId: 'visit-1' });
+      expect(relaunched.sessionId).not.toBe(widget.sessionId);
+      // The other clinician's encounter is untouched.
+      expect(
+        (await widgetCall(h, other.token, 'GET', encounterUrl('/notes', other.sessionId))).json<WidgetNoteList>().notes,
+      ).toHaveLength(1);
     });
   });
 

@@ -39,11 +39,11 @@ describe('the REST error contract', () => {
       { method: 'GET', url: '/api/widget/?x=1', status: 404, code: 'route_not_found' },
       { method: 'GET', url: '/api/widget/token', status: 405, code: 'method_not_allowed', allow: 'POST' },
       {
-        method: 'DELETE',
+        method: 'PATCH',
         url: '/api/widget/encounters/ses_1',
         status: 405,
         code: 'method_not_allowed',
-        allow: 'GET, HEAD',
+        allow: 'DELETE, GET, HEAD',
       },
       {
         method: 'PUT',

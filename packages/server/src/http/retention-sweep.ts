@@ -1,19 +1,23 @@
 import type { FastifyInstance } from 'fastify';
 
+import type { Retention } from '../retention/retention.js';
+
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
- * Runs `sweep` once when the app is ready and hourly while it runs. Reads already refuse expired
- * records; the sweep frees their space, so a late or failed sweep loses nothing.
+ * Runs the retention sweep once when the app is ready and hourly while it runs. Reads already refuse
+ * expired records; the sweep deletes them, so a late or failed sweep loses nothing.
  */
-export function registerRetentionSweep(app: FastifyInstance, what: string, sweep: () => Promise<number>): void {
+export function registerRetentionSweep(app: FastifyInstance, retention: Retention): void {
   let timer: NodeJS.Timeout | undefined;
   const run = () => {
-    sweep().then(
+    retention.sweep().then(
       (deleted) => {
-        if (deleted > 0) app.log.info({ deleted, what }, 'deleted records past their retention');
+        if (Object.values(deleted).some((count) => count > 0)) {
+          app.log.info({ deleted }, 'deleted records past their retention');
+        }
       },
-      (error: unknown) => app.log.warn({ err: error, what }, 'retention sweep failed'),
+      (error: unknown) => app.log.warn({ err: error }, 'retention sweep failed'),
     );
   };
   app.addHook('onReady', (done) => {

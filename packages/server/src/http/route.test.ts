@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { withOperationAudit } from '@chartwright/testing/operation-audit.js';
 import { AppError } from '../errors.js';
 import { errorBody } from './error-body.js';
 import { answerErrorsWith } from './error-handler.js';
@@ -18,21 +19,28 @@ const widgetGuard: Guard<'widget_token', { clinician: string }> = {
 
 describe('route()', () => {
   let app: FastifyInstance;
+  let closeAudit: (() => Promise<void>) | undefined;
   afterEach(async () => {
     await app.close();
+    await closeAudit?.();
+    closeAudit = undefined;
   });
 
-  const bare = () => {
+  /** An app with the plumbing route() needs; an audit log unless told (operations on patient data need one). */
+  const bare = async ({ audited = true } = {}) => {
     app = Fastify();
     registerRouteTable(app);
     registerJsonBodyParser(app);
     answerErrorsWith(app, errorBody);
+    if (audited) closeAudit = await withOperationAudit(app);
     return app;
   };
 
   it('refuses at startup an operation whose auth is not its area’s, or outside any area', async () => {
     const refusals: unknown[] = [];
-    await bare().register((context, _options, done) => {
+    await (
+      await bare()
+    ).register((context, _options, done) => {
       const widget = guardedArea(context, widgetGuard);
       try {
         route(widget as never, 'createNote', () => null as never);
@@ -66,8 +74,31 @@ describe('route()', () => {
     expect(app.knownRoutes()).toEqual([]);
   });
 
+  it('refuses at startup an operation on patient data in an app without an audit log, and serves the others', async () => {
+    const refusals: unknown[] = [];
+    await (
+      await bare({ audited: false })
+    ).register((context, _options, done) => {
+      const widget = guardedArea(context, widgetGuard);
+      try {
+        route(widget, 'getWidgetTranscript', () => null as never);
+      } catch (error) {
+        refusals.push(error);
+      }
+      route(widget, 'getWidgetSession', () => null as never);
+      done();
+    });
+    expect(refusals.map(String)).toEqual([
+      'Error: getWidgetTranscript touches patient data: it can only be served by an app with an audit log',
+    ]);
+    await app.ready();
+    expect(new Set(app.knownRoutes().map((known) => known.url))).toEqual(new Set(['/api/widget/session']));
+  });
+
   it('serves an operation behind its guard, with its typed params and principal, its status and body checks', async () => {
-    await bare().register(
+    await (
+      await bare()
+    ).register(
       (context, _options, done) => {
         const widget = guardedArea(context, widgetGuard);
         route(

@@ -11,6 +11,8 @@ import {
 } from '@chartwright/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
+import { AUDITED_OPERATIONS } from '../audit/audited-operations.js';
+import type { OperationAudit } from '../audit/operation-audit.js';
 import { AppError } from '../errors.js';
 import { bodyOf } from './json-body.js';
 import { fastifyPath } from './paths.js';
@@ -19,6 +21,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Who the area's guard found the caller to be; routes read it, typed, as their `principal`. */
     principal: unknown;
+  }
+  interface FastifyInstance {
+    /** Records every call of an operation that touches patient data (audit/audited-operations.ts). */
+    operationAudit: OperationAudit;
   }
 }
 
@@ -69,8 +75,11 @@ export interface RouteCall<Id extends EndpointId, Principal> {
   reply: FastifyReply;
 }
 
-/** The body to send with the table's status, or the reply when the handler answered itself (a 304, a file). */
-export type RouteResult<Id extends EndpointId> = EndpointResponse<Id> | FastifyReply;
+/**
+ * The body to send with the table's status (bytes for a binary content type, a PDF), or the reply
+ * when the handler answered itself (a 304, a static file).
+ */
+export type RouteResult<Id extends EndpointId> = EndpointResponse<Id> | Buffer | FastifyReply;
 
 /**
  * Serves an operation of the endpoint table (`REST_ENDPOINTS`): its method and path, its body
@@ -88,6 +97,9 @@ export function route<Auth extends EndpointAuth, Principal, Id extends EndpointI
   if (auth !== spec.auth) {
     const context = auth === undefined ? 'a context that is no area' : `an area whose guard is ${auth}`;
     throw new Error(`${operationId} (auth ${spec.auth}) cannot be registered in ${context}`);
+  }
+  if (AUDITED_OPERATIONS[operationId] !== 'no_phi' && !app.hasDecorator('operationAudit')) {
+    throw new Error(`${operationId} touches patient data: it can only be served by an app with an audit log`);
   }
   const path = fastifyPath(spec);
   if (!path.startsWith(app.prefix)) throw new Error(`${operationId} (${spec.path}) is outside ${app.prefix}`);
@@ -111,14 +123,22 @@ export function route<Auth extends EndpointAuth, Principal, Id extends EndpointI
       }
       reply.code(spec.success.status);
       if (spec.success.contentType !== undefined) reply.type(spec.success.contentType);
-      const result = await handler({
-        body: body as EndpointBody<Id>,
-        params: request.params as EndpointParams<Id>,
-        query: query as EndpointQuery<Id>,
-        principal: request.principal as Principal,
+      const params = request.params as EndpointParams<Id>;
+      const result = await request.server.operationAudit.around(
+        operationId,
         request,
         reply,
-      });
+        { params: params as Readonly<Record<string, string>>, body },
+        async () =>
+          handler({
+            body: body as EndpointBody<Id>,
+            params,
+            query: query as EndpointQuery<Id>,
+            principal: request.principal as Principal,
+            request,
+            reply,
+          }),
+      );
       // A handler that answered itself returned the reply, which awaiting resolves once it is sent.
       if (reply.sent) return reply;
       return spec.success.status === 204 ? reply.send() : reply.send(result);

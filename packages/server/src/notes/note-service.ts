@@ -197,9 +197,4 @@ export class NoteService {
       throw new AppError('note_not_found', `No note ${id} exists for this key's project environment.`);
     return noteFromRow(row, include);
   }
-
-  /** Deletes notes past their retention. Retrieval already refuses them; this frees the space. */
-  async deleteExpired(): Promise<number> {
-    return this.repositories.notes.deleteExpired(this.clock.now());
-  }
 }

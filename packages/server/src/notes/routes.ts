@@ -1,15 +1,17 @@
 import { createHash } from 'node:crypto';
 
 import type { ApiKeyPrincipal } from '../auth/principal.js';
+import { AppError } from '../errors.js';
 import { abandonedSignal } from '../http/abandoned.js';
 import { route, type Area } from '../http/route.js';
+import type { Deletion } from '../retention/deletion.js';
 import type { NoteService } from './note-service.js';
 import { CURATED_TEMPLATES_JSON } from './templates.js';
 
 // Clients that keep the list can revalidate it with If-None-Match and get a 304 without the body.
 const ETAG = `"${createHash('sha256').update(CURATED_TEMPLATES_JSON).digest('base64url').slice(0, 22)}"`;
 
-export function notesRoutes(api: Area<'api_key', ApiKeyPrincipal>, notes: NoteService): void {
+export function notesRoutes(api: Area<'api_key', ApiKeyPrincipal>, notes: NoteService, deletion: Deletion): void {
   route(api, 'listTemplates', ({ request, reply }) => {
     reply.header('etag', ETAG).header('cache-control', 'private, no-cache');
     if (request.headers['if-none-match'] === ETAG) return reply.code(304).send();
@@ -19,4 +21,11 @@ export function notesRoutes(api: Area<'api_key', ApiKeyPrincipal>, notes: NoteSe
   route(api, 'createNote', ({ body, principal, reply }) => notes.create(principal, body, abandonedSignal(reply)));
 
   route(api, 'retrieveNote', ({ params, query, principal }) => notes.retrieve(principal, params.id, query.include));
+
+  route(api, 'deleteNote', async ({ params, principal }) => {
+    if (!(await deletion.note(params.id, principal))) {
+      throw new AppError('note_not_found', `No note ${params.id} exists for this key's project environment.`);
+    }
+    return null;
+  });
 }

@@ -434,6 +434,9 @@ describe('widget session API', () => {
         'createWidgetDocument',
         'createWidgetDocumentPdf',
         'createWidgetRealtimeToken',
+        'deleteWidgetDocument',
+        'deleteWidgetEncounter',
+        'deleteWidgetNote',
         'generateWidgetNote',
         'getWidgetEncounter',
         'getWidgetSession',
@@ -447,6 +450,7 @@ describe('widget session API', () => {
         'updateWidgetDocument',
         'updateWidgetNote',
         'updateWidgetProfile',
+        'withdrawWidgetConsent',
       ]);
       for (const spec of routes) {
         const response = await h.app.inject({

@@ -16,6 +16,7 @@ import { testConfig, type RealtimeConfig } from '../config/config.js';
 import { openSharedPostgres, TEST_DATABASE_URL } from '@chartwright/testing/databases.js';
 import { createHarness, type Harness } from '@chartwright/testing/harness.js';
 import { GOFORWARD, missingSpeechTools } from '@chartwright/testing/speech.js';
+import { CHART, openWidget, setPatientContext, widgetCall } from '@chartwright/testing/widget-encounters.js';
 import { connect, open, realtimeUrl, type RealtimeClient } from '@chartwright/testing/realtime-client.js';
 import { RESUME_WINDOW_MS } from './stored-session.js';
 
@@ -592,6 +593,39 @@ describe.skipIf(missing.length > 0)('realtime WebSocket with PocketSphinx', () =
       expect(await survivor.next('ended')).toMatchObject({ reason: 'stopped' });
     });
 
+    it('stops a widget’s recording at once when the patient withdraws consent, and audits the session', async () => {
+      const partner = await h.createPartner();
+      const widget = await openWidget(h, partner.partnerKey, { emrSessionId: 'visit-consent' });
+      await setPatientContext(h, widget, CHART);
+      const encounter = `/api/widget/encounters/${widget.sessionId}`;
+      expect((await widgetCall(h, widget.token, 'POST', `${encounter}/consent`, { method: 'verbal' })).statusCode).toBe(
+        200,
+      );
+      const minted = await widgetCall(h, widget.token, 'POST', '/api/widget/realtime-tokens', {
+        sessionId: widget.sessionId,
+      });
+      const client = track(await open(url, { subprotocolCredential: minted.json<{ token: string }>().token }));
+      const event = await started(client);
+      const [record] = await h.repositories.auditEvents.list({ resourceType: 'realtime_session' });
+      expect(record).toMatchObject({
+        action: 'create',
+        resource_id: event.sessionId,
+        actor_kind: 'realtime_token',
+        partner_id: partner.id,
+        encounter_id: widget.sessionId,
+        patient_ref: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown,
+        outcome: 'success',
+        status: 101,
+        ip: '127.0.0.1',
+      });
+
+      // Well inside the credential check period: the withdrawal itself ends the socket.
+      expect((await widgetCall(h, widget.token, 'DELETE', `${encounter}/consent`)).statusCode).toBe(204);
+      expect(await client.next('error')).toMatchObject({ code: 'credential_expired', fatal: true });
+      expect((await client.closed).code).toBe(REALTIME_CLOSE_CODES.credentialExpired);
+      expect(client.of('ended')).toMatchObject([{ reason: 'credential_expired' }]);
+    });
+
     it('ends sessions with server_shutdown and 1001 when the service closes', async () => {
       const client = track(await open(url, { bearer: h.project.testKey }));
       await started(client);
@@ -774,6 +808,11 @@ describe.skipIf(missing.length > 0)('realtime WebSocket with PocketSphinx', () =
       const all = track(await open(url, { bearer: h.project.testKey }));
       await started(all, { ...START, resume });
       expect(await all.count('final', 2)).toEqual(first.of('final'));
+      // Started, then resumed: each an audit record of the key that did it.
+      expect(await h.repositories.auditEvents.list({ resourceId: event.sessionId })).toMatchObject([
+        { action: 'create', resource_type: 'realtime_session', actor_kind: 'api_key', actor_id: h.project.testKeyId },
+        { action: 'update', resource_type: 'realtime_session', actor_kind: 'api_key', actor_id: h.project.testKeyId },
+      ]);
       all.socket.terminate();
       await expect.poll(() => h.app.realtime.sessions().length).toBe(0);
 

@@ -93,9 +93,14 @@ export async function registerRealtimeRoute(
         return;
       }
       // The session re-checks its credential while it runs, so a revoked key closes its sockets too.
-      options.service.accept(socket, authenticated.principal, async () => {
-        await options.authenticator.authenticate(authenticated.credential);
-      });
+      options.service.accept(
+        socket,
+        authenticated.principal,
+        async () => {
+          await options.authenticator.authenticate(authenticated.credential);
+        },
+        { ip: request.ip, requestId: request.id },
+      );
     },
   });
 }

@@ -2,6 +2,7 @@ import { REALTIME_ERROR_OUTCOMES, type RealtimeServerEvent } from '@chartwright/
 import type { FastifyBaseLogger } from 'fastify';
 
 import type { Recognizer } from '../asr/recognizer.js';
+import type { ConnectionOrigin, RealtimeAudit } from '../audit/realtime-audit.js';
 import type { Principal } from '../auth/principal.js';
 import type { Clock } from '../clock.js';
 import type { RealtimeConfig } from '../config/config.js';
@@ -32,6 +33,7 @@ export class RealtimeService implements RealtimeSessionRegistry {
       config: RealtimeConfig;
       logger: FastifyBaseLogger;
       store: RealtimeStore;
+      audit: RealtimeAudit;
     },
   ) {}
 
@@ -45,7 +47,12 @@ export class RealtimeService implements RealtimeSessionRegistry {
   }
 
   /** Takes over an upgraded, authenticated socket; over the cap, it is told `at_capacity` and closed (1013). */
-  accept(socket: RealtimeSocket, principal: Principal, revalidate: () => Promise<void>): void {
+  accept(
+    socket: RealtimeSocket,
+    principal: Principal,
+    revalidate: () => Promise<void>,
+    origin: ConnectionOrigin,
+  ): void {
     if (this.#sessions.size >= this.deps.config.maxSessions) {
       const event: RealtimeServerEvent = {
         type: 'error',
@@ -58,14 +65,19 @@ export class RealtimeService implements RealtimeSessionRegistry {
       this.deps.logger.warn({ maxSessions: this.deps.config.maxSessions }, 'realtime session refused: at capacity');
       return;
     }
-    const session = new RealtimeSession(socket, principal, { ...this.deps, registry: this, revalidate }, (closed) => {
-      this.#sessions.delete(closed);
-      const id = closed.id;
-      const settled = closed.done().finally(() => {
-        if (this.#settling.get(id) === settled) this.#settling.delete(id);
-      });
-      this.#settling.set(id, settled);
-    });
+    const session = new RealtimeSession(
+      socket,
+      principal,
+      { ...this.deps, registry: this, revalidate, origin },
+      (closed) => {
+        this.#sessions.delete(closed);
+        const id = closed.id;
+        const settled = closed.done().finally(() => {
+          if (this.#settling.get(id) === settled) this.#settling.delete(id);
+        });
+        this.#settling.set(id, settled);
+      },
+    );
     this.#sessions.add(session);
   }
 
@@ -77,6 +89,18 @@ export class RealtimeService implements RealtimeSessionRegistry {
       environment: session.principal.environment,
       credential: session.principal.kind,
     }));
+  }
+
+  /**
+   * Ends this instance's sessions recording the encounter now (credential_expired, 4002); another
+   * instance's end at their next credential check, once the encounter's tokens are gone.
+   */
+  stopEncounter(encounterId: string): void {
+    for (const session of this.#sessions) {
+      if (session.principal.kind === 'realtime_token' && session.principal.encounterId === encounterId) {
+        session.credentialRevoked();
+      }
+    }
   }
 
   /** Every session gets `ended` (server_shutdown) and close 1001. */

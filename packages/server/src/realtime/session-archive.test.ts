@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RealtimeSessionRow } from '../store/realtime-sessions.js';
 import { TEST_DIALECTS } from '@chartwright/testing/databases.js';
 import { createHarness, type Harness } from '@chartwright/testing/harness.js';
+import { Deletion } from '../retention/deletion.js';
 import { RealtimeSessionArchive } from './session-archive.js';
 import { RESUME_WINDOW_MS } from './stored-session.js';
 
@@ -16,19 +17,8 @@ const DAY_MS = 86_400_000;
  */
 describe.each(TEST_DIALECTS)('realtime sessions after the fact (%s)', (dialect) => {
   let h: Harness;
-  let archive: RealtimeSessionArchive;
   beforeEach(async () => {
     h = await createHarness({ dialect, config: { realtime: { ...(await baseRealtime()), retentionDays: 7 } } });
-    archive = new RealtimeSessionArchive({
-      store: {
-        sessions: h.repositories.realtimeSessions,
-        segments: h.repositories.transcriptSegments,
-        corrections: h.repositories.transcriptCorrections,
-      },
-      clock: h.clock,
-      config: h.config.realtime,
-      isStreaming: () => false,
-    });
   });
   afterEach(async () => {
     await h.close();
@@ -169,8 +159,8 @@ describe.each(TEST_DIALECTS)('realtime sessions after the fact (%s)', (dialect) 
     });
     h.clock.advance(1);
     expect((await get('rts_old')).statusCode).toBe(404);
-    expect(await archive.deleteExpired()).toBe(1);
-    expect(await archive.deleteExpired()).toBe(0);
+    expect((await h.retention.sweep()).realtime_sessions).toBe(1);
+    expect((await h.retention.sweep()).realtime_sessions).toBe(0);
     expect(await h.repositories.realtimeSessions.get('rts_old')).toBeUndefined();
     expect(await h.repositories.transcriptSegments.listAfter('rts_old')).toEqual([]);
     expect(await h.repositories.transcriptSegments.listAfter('rts_new')).toHaveLength(3);
@@ -188,6 +178,7 @@ describe.each(TEST_DIALECTS)('realtime sessions after the fact (%s)', (dialect) 
       clock: h.clock,
       config: h.config.realtime,
       isStreaming: (id) => id === 'rts_live',
+      deletion: new Deletion({ repositories: h.repositories, database: h.database, liveAudio: null }),
     });
     await expect(streaming.delete({ projectId: h.project.id, environment: 'test' }, 'rts_live')).rejects.toMatchObject({
       code: 'realtime_session_active',

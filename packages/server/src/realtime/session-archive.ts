@@ -9,6 +9,7 @@ import type { Clock } from '../clock.js';
 import type { RealtimeConfig } from '../config/config.js';
 import { AppError } from '../errors.js';
 import type { RealtimeSessionRow } from '../store/realtime-sessions.js';
+import type { Deletion } from '../retention/deletion.js';
 import type { RealtimeStore } from './session-records.js';
 import { readSegments, resumeRefusal } from './stored-session.js';
 
@@ -24,6 +25,7 @@ export class RealtimeSessionArchive {
       config: Pick<RealtimeConfig, 'retentionDays' | 'maxSessionSeconds'>;
       /** True while a socket of this instance streams the session. */
       isStreaming: (id: string) => boolean;
+      deletion: Deletion;
     },
   ) {
     this.retentionMs = deps.config.retentionDays * DAY_MS;
@@ -84,12 +86,7 @@ export class RealtimeSessionArchive {
         `Realtime session ${row.id} is streaming; send stop (or close its socket) before deleting it.`,
       );
     }
-    await this.deps.store.sessions.delete(row.id);
-  }
-
-  /** Deletes sessions past their retention. Retrieval already refuses them; this frees the space. */
-  async deleteExpired(): Promise<number> {
-    return this.deps.store.sessions.deleteLastSeenBy(this.deps.clock.now() - this.retentionMs);
+    await this.deps.deletion.realtimeSession(row.id);
   }
 
   private async find(scope: ProjectScope, id: string, now: number): Promise<RealtimeSessionRow> {

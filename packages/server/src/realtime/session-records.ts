@@ -3,6 +3,7 @@ import type { RealtimeEndReason, StartMessage } from '@chartwright/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 
 import type { CepstralMeans } from '../asr/recognizer.js';
+import type { ConnectionOrigin, RealtimeAudit } from '../audit/realtime-audit.js';
 import type { Principal } from '../auth/principal.js';
 import { hashSecret } from '../auth/secrets.js';
 import type { Clock } from '../clock.js';
@@ -30,7 +31,13 @@ export interface RealtimeStore {
 
 export class SessionRecords {
   constructor(
-    private readonly deps: { store: RealtimeStore; clock: Clock; logger: FastifyBaseLogger },
+    private readonly deps: {
+      store: RealtimeStore;
+      clock: Clock;
+      logger: FastifyBaseLogger;
+      audit: RealtimeAudit;
+      origin: ConnectionOrigin;
+    },
     private readonly principal: Principal,
   ) {}
 
@@ -48,10 +55,15 @@ export class SessionRecords {
     const { sessions, segments } = this.deps.store;
     if (resumed === undefined) {
       await sessions.insert(this.rowOf(identity, start, now));
-      return;
+    } else {
+      await segments.settleProvisional(identity.sessionId, resumed.provisional);
+      await sessions.reopen(identity.sessionId, now);
     }
-    await segments.settleProvisional(identity.sessionId, resumed.provisional);
-    await sessions.reopen(identity.sessionId, now);
+    await this.deps.audit.sessionOpened(
+      this.principal,
+      { id: identity.sessionId, resumed: resumed !== undefined },
+      this.deps.origin,
+    );
   }
 
   /** The session ended: when, why, and how far its audio got. A failure is logged, not thrown. */

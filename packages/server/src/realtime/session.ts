@@ -16,6 +16,7 @@ import { generateSecret } from '../auth/secrets.js';
 import type { Clock } from '../clock.js';
 import type { RealtimeConfig } from '../config/config.js';
 import { RecognizerChannels } from './recognizer-channels.js';
+import type { ConnectionOrigin, RealtimeAudit } from '../audit/realtime-audit.js';
 import { ResumeLookup } from './resume-lookup.js';
 import {
   initialSession,
@@ -52,6 +53,8 @@ export interface RealtimeSessionDependencies {
   registry: RealtimeSessionRegistry;
   /** Throws when the credential that opened the socket no longer authenticates (revoked, expired). */
   revalidate: () => Promise<void>;
+  audit: RealtimeAudit;
+  origin: ConnectionOrigin;
 }
 
 function toBuffer(data: RawData): Buffer {
@@ -112,7 +115,7 @@ export class RealtimeSession {
       failed: () => dispatch({ type: 'storage_failed' }),
       stored: (seq) => dispatch({ type: 'final_stored', seq }),
     });
-    this.#records = new SessionRecords({ store, clock, logger }, principal);
+    this.#records = new SessionRecords({ store, clock, logger, audit: deps.audit, origin: deps.origin }, principal);
     this.#resume = new ResumeLookup(
       { store, clock, maxSessionSeconds: config.maxSessionSeconds, settled: (id) => deps.registry.settled(id) },
       principal,
@@ -140,6 +143,11 @@ export class RealtimeSession {
   done(): Promise<void> {
     const { kind } = this.#state;
     return kind === 'ending' || kind === 'closed' ? this.#settled : Promise.resolve();
+  }
+
+  /** Its credential stopped counting (the encounter's consent was withdrawn): it ends as a revoked one does. */
+  credentialRevoked(): void {
+    this.dispatch({ type: 'credential_revoked' });
   }
 
   /** Server shutdown: `ended` and 1001 at once; the last finals are stored (not sent) for a resume. */

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 import SQLite from 'better-sqlite3';
@@ -18,6 +18,11 @@ export interface Database {
   readonly credentialChanges: CredentialChanges;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
+  /**
+   * After deletions: gives freed pages back and empties the write-ahead log, so deleted rows leave
+   * no copy in the files (SQLite; PostgreSQL's autovacuum reclaims dead rows itself).
+   */
+  compact(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -60,9 +65,40 @@ function withStatementCache(connection: SQLite.Database): SqliteDatabase {
   };
 }
 
+const OWNER_ONLY_FILE = 0o600;
+const OWNER_ONLY_DIRECTORY = 0o700;
+const AUTO_VACUUM_INCREMENTAL = 2;
+
+/**
+ * The database holds patient data: its file, and the log and index files SQLite makes beside it
+ * (which take the database file's mode), are the service user's alone. A directory we create is
+ * too; one the operator chose keeps its mode, since the files in it are closed either way.
+ */
+function createOwnerOnly(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: OWNER_ONLY_DIRECTORY });
+  if (!existsSync(path)) closeSync(openSync(path, 'a', OWNER_ONLY_FILE));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    if (existsSync(file)) chmodSync(file, OWNER_ONLY_FILE);
+  }
+}
+
+/**
+ * Deleted rows must not stay readable in the file: secure_delete zeroes their bytes, and incremental
+ * auto-vacuum lets the retention sweep give freed pages back. A database made before this setting
+ * is rebuilt once (VACUUM) to take it.
+ */
+function eraseOnDelete(connection: SQLite.Database): void {
+  connection.pragma('secure_delete = ON');
+  if (connection.pragma('auto_vacuum', { simple: true }) === AUTO_VACUUM_INCREMENTAL) return;
+  connection.pragma('auto_vacuum = INCREMENTAL');
+  const tables = connection.prepare('select count(*) as n from sqlite_master').get() as { n: number };
+  if (tables.n > 0) connection.exec('VACUUM');
+}
+
 function openSqlite(path: string): Database {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') createOwnerOnly(path);
   const connection = new SQLite(path);
+  eraseOnDelete(connection);
   connection.pragma('journal_mode = WAL');
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
@@ -74,6 +110,10 @@ function openSqlite(path: string): Database {
     credentialChanges: sqliteCredentialChanges(connection),
     ping: async () => {
       await sql`select 1`.execute(db);
+    },
+    compact: async () => {
+      await sql`pragma incremental_vacuum`.execute(db);
+      await sql`pragma wal_checkpoint(TRUNCATE)`.execute(db);
     },
     close: () => db.destroy(),
   };
@@ -95,6 +135,7 @@ function openPostgres(url: string, options: DatabaseOptions): Database {
     ping: async () => {
       await sql`select 1`.execute(db);
     },
+    compact: () => Promise.resolve(),
     close: async () => {
       await credentialChanges.close();
       await db.destroy();

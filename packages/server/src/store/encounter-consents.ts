@@ -28,4 +28,13 @@ export class EncounterConsentsRepository {
       .where('encounter_id', '=', encounterId)
       .executeTakeFirst();
   }
+
+  /** Withdraws the consent; false when there was none. */
+  async delete(encounterId: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('encounter_consents')
+      .where('encounter_id', '=', encounterId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
 }

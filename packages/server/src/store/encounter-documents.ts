@@ -168,4 +168,22 @@ export class EncounterDocumentsRepository {
     const result = await this.db.deleteFrom('encounter_documents').where('expires_at', '<=', now).executeTakeFirst();
     return Number(result.numDeletedRows);
   }
+
+  /** The encounter a document belongs to. */
+  async encounterIdOf(id: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('encounter_documents')
+      .select('encounter_id')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row?.encounter_id;
+  }
+
+  /** Deletes the document now, with every revision; false when there is none (in that encounter). */
+  async delete(id: string, encounterId?: string): Promise<boolean> {
+    let query = this.db.deleteFrom('encounter_documents').where('id', '=', id);
+    if (encounterId !== undefined) query = query.where('encounter_id', '=', encounterId);
+    const result = await query.executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
 }

@@ -82,4 +82,32 @@ export class EncounterNotesRepository {
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
+
+  /** The encounter a note was written for, if it was written for one. */
+  async encounterIdOf(id: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('encounter_notes')
+      .select('encounter_id')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row?.encounter_id;
+  }
+
+  /** Deletes the note (and the generated note it is) now; false when the encounter has no such note. */
+  async delete(encounterId: string, id: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('notes')
+      .where('id', '=', id)
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('encounter_notes')
+            .select('encounter_notes.id')
+            .where('encounter_notes.id', '=', id)
+            .where('encounter_notes.encounter_id', '=', encounterId),
+        ),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
 }

@@ -47,6 +47,34 @@ export class EncountersRepository {
       .executeTakeFirst();
   }
 
+  /** Whose the encounter is and which patient it is for, whoever asks (the audit log). */
+  async auditSubject(
+    id: string,
+  ): Promise<Pick<EncounterRow, 'id' | 'patient_key' | 'project_id' | 'environment' | 'partner_id'> | undefined> {
+    return this.db
+      .selectFrom('encounters')
+      .select(['id', 'patient_key', 'project_id', 'environment', 'partner_id'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  /**
+   * Deletes the encounter now with everything under it: its notes (the generated notes they are
+   * too), documents, realtime sessions and their transcripts, consent, patient context and tokens.
+   * False when there is none.
+   */
+  async deleteWithEverything(id: string): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      // Encounter notes point at the generated notes, not the other way: those go first, by hand.
+      await trx
+        .deleteFrom('notes')
+        .where('id', 'in', trx.selectFrom('encounter_notes').select('id').where('encounter_id', '=', id))
+        .execute();
+      const result = await trx.deleteFrom('encounters').where('id', '=', id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    });
+  }
+
   /** Marks the encounter used now, so the idle-encounter sweep leaves it alone. */
   async touch(id: string, at: number): Promise<void> {
     await this.db.updateTable('encounters').set({ updated_at: at }).where('id', '=', id).execute();

@@ -33,4 +33,14 @@ export class NotesRepository {
     const result = await this.db.deleteFrom('notes').where('expires_at', '<=', now).executeTakeFirst();
     return Number(result.numDeletedRows);
   }
+
+  /** Deletes the note now (a widget encounter's note with it); false when there is none to delete. */
+  async delete(id: string, scope?: { projectId: string; environment: Environment }): Promise<boolean> {
+    let query = this.db.deleteFrom('notes').where('id', '=', id);
+    if (scope !== undefined) {
+      query = query.where('project_id', '=', scope.projectId).where('environment', '=', scope.environment);
+    }
+    const result = await query.executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
 }

@@ -48,8 +48,10 @@ export class RealtimeSessionsRepository {
   }
 
   /** Deletes the session; its segments go with it (foreign key cascade). */
-  async delete(id: string): Promise<void> {
-    await this.db.deleteFrom('realtime_sessions').where('id', '=', id).execute();
+  /** Deletes the session and its transcript; false when there is none. */
+  async delete(id: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('realtime_sessions').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
   }
 
   /** Deletes sessions (and their segments) last active at or before `cutoff`; returns how many sessions. */

@@ -51,4 +51,13 @@ export class RealtimeTokensRepository {
     const result = await this.db.deleteFrom('realtime_tokens').where('expires_at', '<', before).executeTakeFirst();
     return Number(result.numDeletedRows);
   }
+
+  /** Ends the audio rights of an encounter's tokens (consent withdrawn); their sockets close at their next check. */
+  async deleteForEncounter(encounterId: string): Promise<number> {
+    const result = await this.db
+      .deleteFrom('realtime_tokens')
+      .where('encounter_id', '=', encounterId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
 }

@@ -1,4 +1,5 @@
 import { ApiKeysRepository } from './api-keys.js';
+import { AuditEventsRepository } from './audit-events.js';
 import { CliniciansRepository } from './clinicians.js';
 import type { Database } from './database.js';
 import { EncounterConsentsRepository } from './encounter-consents.js';
@@ -30,6 +31,7 @@ export interface Repositories {
   encounterNotes: EncounterNotesRepository;
   encounterDocuments: EncounterDocumentsRepository;
   serviceSecrets: ServiceSecretsRepository;
+  auditEvents: AuditEventsRepository;
 }
 
 export function createRepositories(database: Database): Repositories {
@@ -49,5 +51,6 @@ export function createRepositories(database: Database): Repositories {
     encounterNotes: new EncounterNotesRepository(database.db),
     encounterDocuments: new EncounterDocumentsRepository(database.db),
     serviceSecrets: new ServiceSecretsRepository(database.db),
+    auditEvents: new AuditEventsRepository(database.db, database.dialect),
   };
 }

@@ -269,6 +269,32 @@ export interface ServiceSecretsTable {
   created_at: number;
 }
 
+export type AuditActorKind = 'api_key' | 'realtime_token' | 'clinician' | 'pdf_link' | 'cli' | 'system';
+export type AuditAction = 'read' | 'create' | 'update' | 'delete' | 'export' | 'push';
+
+export interface AuditEventsTable {
+  seq: number;
+  id: string;
+  occurred_at: number;
+  actor_kind: AuditActorKind;
+  actor_id: string | null;
+  project_id: string | null;
+  environment: Environment | null;
+  partner_id: string | null;
+  action: AuditAction;
+  resource_type: string;
+  resource_id: string | null;
+  encounter_id: string | null;
+  patient_ref: string | null;
+  outcome: 'success' | 'failure';
+  status: number | null;
+  error_code: string | null;
+  ip: string | null;
+  request_id: string | null;
+  previous_hash: string;
+  hash: string;
+}
+
 export interface DatabaseSchema {
   projects: ProjectsTable;
   api_keys: ApiKeysTable;
@@ -287,4 +313,5 @@ export interface DatabaseSchema {
   encounter_documents: EncounterDocumentsTable;
   encounter_document_revisions: EncounterDocumentRevisionsTable;
   service_secrets: ServiceSecretsTable;
+  audit_events: AuditEventsTable;
 }

@@ -22,4 +22,13 @@ export class ServiceSecretsRepository {
       .executeTakeFirstOrThrow();
     return row.value;
   }
+
+  async get(name: string): Promise<string | undefined> {
+    const row = await this.db.selectFrom('service_secrets').select('value').where('name', '=', name).executeTakeFirst();
+    return row?.value;
+  }
+
+  async delete(name: string): Promise<void> {
+    await this.db.deleteFrom('service_secrets').where('name', '=', name).execute();
+  }
 }

@@ -21,6 +21,7 @@ import type { Repositories } from '../../store/repositories.js';
 import { noteView } from '../encounter-notes.js';
 import { applyKeyedEdits, checkRevision, revisionConflict } from '../keyed-edits.js';
 import { patientContextOf, requireOwnedEncounter } from '../owned-encounter.js';
+import type { Deletion } from '../../retention/deletion.js';
 import { DRAFTS, formContent, type DocumentField } from './drafts.js';
 import { documentMaterial, type NoteHeading } from './material.js';
 import { renderDocumentPdf } from './pdf/layout.js';
@@ -32,6 +33,8 @@ const FILE_NAMES: Readonly<Record<WidgetDocumentKind, string>> = {
   form: 'encounter-form',
 };
 
+const documentNotFound = (documentId: string) =>
+  new AppError('document_not_found', `No document ${documentId} belongs to this encounter.`);
 /** A download's name: what kind of document and which, never who it is about. */
 const fileName = (document: Pick<EncounterDocumentRow, 'id' | 'document_type'>) =>
   `${FILE_NAMES[document.document_type]}-${document.id}.pdf`;
@@ -89,6 +92,7 @@ export class EncounterDocumentService {
       links: PdfLinks;
       /** Documents are kept this long after they are created (NOTES_RETENTION_DAYS). */
       retentionMs: number;
+      deletion: Deletion;
     },
   ) {}
 
@@ -196,6 +200,12 @@ export class EncounterDocumentService {
     return this.view(next);
   }
 
+  /** Deletes the document now with every revision; its PDF links stop working. */
+  async delete(widgetSession: WidgetSession, encounterId: string, documentId: string): Promise<void> {
+    const encounter = await requireOwnedEncounter(this.deps.repositories.encounters, widgetSession, encounterId);
+    if (!(await this.deps.deletion.document(documentId, encounter.id))) throw documentNotFound(documentId);
+  }
+
   async list(widgetSession: WidgetSession, encounterId: string): Promise<WidgetDocument[]> {
     const encounter = await requireOwnedEncounter(this.deps.repositories.encounters, widgetSession, encounterId);
     return this.listFor(encounter);
@@ -246,11 +256,6 @@ export class EncounterDocumentService {
     };
   }
 
-  /** Deletes documents past their retention (with every revision). */
-  async deleteExpired(): Promise<number> {
-    return this.deps.repositories.encounterDocuments.deleteExpired(this.deps.clock.now());
-  }
-
   private async sourceNote(
     encounter: EncounterRow,
     noteId: string | undefined,
@@ -274,9 +279,7 @@ export class EncounterDocumentService {
 
   private async find(encounter: EncounterRow, documentId: string, now: number): Promise<EncounterDocumentRow> {
     const document = await this.deps.repositories.encounterDocuments.get(encounter.id, documentId, now);
-    if (document === undefined) {
-      throw new AppError('document_not_found', `No document ${documentId} belongs to this encounter.`);
-    }
+    if (document === undefined) throw documentNotFound(documentId);
     return document;
   }
 }

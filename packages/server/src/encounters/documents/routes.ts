@@ -16,6 +16,11 @@ export function documentRoutes(widget: Area<'widget_token', WidgetSession>, docu
     documents.update(principal, params.sessionId, params.documentId, body),
   );
 
+  route(widget, 'deleteWidgetDocument', async ({ params, principal }) => {
+    await documents.delete(principal, params.sessionId, params.documentId);
+    return null;
+  });
+
   route(widget, 'createWidgetDocumentPdf', async ({ params, principal, reply }) => {
     const link = await documents.pdfLink(principal, params.sessionId, params.documentId);
     reply.header('cache-control', 'no-store');
@@ -30,12 +35,11 @@ export function documentRoutes(widget: Area<'widget_token', WidgetSession>, docu
 export function documentLinkRoutes(open: Area<'none', null>, documents: EncounterDocumentService): void {
   route(open, 'downloadWidgetDocumentPdf', async ({ params, query, reply }) => {
     const { pdf, filename } = await documents.download(params.documentId, query);
-    return reply
+    reply
       .header('cache-control', 'no-store')
       .header('content-disposition', `attachment; filename="${filename}"`)
       .header('x-content-type-options', 'nosniff')
-      .header('referrer-policy', 'no-referrer')
-      .type('application/pdf')
-      .send(pdf);
+      .header('referrer-policy', 'no-referrer');
+    return pdf;
   });
 }

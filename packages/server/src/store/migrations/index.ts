@@ -12,6 +12,7 @@ import { clinicianProfileDocumentRevisions } from './0009-clinician-profile-docu
 import { realtimeResumeInContext } from './0010-realtime-resume-in-context.js';
 import { transcriptReview } from './0011-transcript-review.js';
 import { realtimeCepstralMeans } from './0012-realtime-cepstral-means.js';
+import { auditLog } from './0013-audit-log.js';
 
 /**
  * Migrations in the order they apply. Names sort lexically, so they carry a zero-padded number;
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0010-realtime-resume-in-context': realtimeResumeInContext,
   '0011-transcript-review': transcriptReview,
   '0012-realtime-cepstral-means': realtimeCepstralMeans,
+  '0013-audit-log': auditLog,
 };
 
 /** Every migration's name, in the order they apply. */
