@@ -153,6 +153,16 @@ describe('POST /api/widget/token', () => {
       expectWidgetError(await sessionOf(h, token), 401, 'widget_token_expired');
     });
 
+    it('trims emrUserId, so the same clinician padded with whitespace is the same account', async () => {
+      const plain = await h.mintWidgetToken(partner.partnerKey, validBody);
+      const padded = await h.mintWidgetToken(partner.partnerKey, { ...validBody, emrUserId: '  emr-user-1\t' });
+      const paddedClaims = (await verifyToken(h, padded.token)).payload;
+      expect(paddedClaims.emrUserId).toBe('emr-user-1');
+      expect(paddedClaims.sub).toBe((await verifyToken(h, plain.token)).payload.sub);
+      const info = (await sessionOf(h, padded.token)).json<WidgetSessionInfo>();
+      expect(info.clinician.emrUserId).toBe('emr-user-1');
+    });
+
     it('creates the clinician on first mint, links it afterwards and keeps the latest e-mail', async () => {
       const first = await h.mintWidgetToken(partner.partnerKey, validBody);
       const second = await h.mintWidgetToken(partner.partnerKey, { ...validBody, userEmail: 'new@clinic.example' });
@@ -188,6 +198,7 @@ describe('POST /api/widget/token', () => {
       ['a missing userEmail', { emrUserId: 'emr-user-1' }, 'userEmail'],
       ['a missing emrUserId', { userEmail: validBody.userEmail }, 'emrUserId'],
       ['an empty emrUserId', { ...validBody, emrUserId: '' }, 'emrUserId'],
+      ['an emrUserId of whitespace only', { ...validBody, emrUserId: ' \t\n ' }, 'emrUserId'],
       ['a non-string emrSessionId', { ...validBody, emrSessionId: 42 }, 'emrSessionId'],
       ['an unknown field', { ...validBody, role: 'admin' }, 'role'],
       ['an array', [validBody], ''],
