@@ -8,6 +8,8 @@ export function realtimeTokenRoutes(api: Area<'api_key', ApiKeyPrincipal>, token
       projectId: principal.projectId,
       environment: principal.environment,
       issuer: { kind: 'api_key', id: principal.apiKeyId },
+      // A key in its rotation grace period takes its tokens down with it: say so in their expiresAt.
+      ...(principal.expiresAt === null ? {} : { notAfter: principal.expiresAt }),
       ...(body.expiresInSeconds === undefined ? {} : { expiresInSeconds: body.expiresInSeconds }),
     });
     reply.header('cache-control', 'no-store');
