@@ -17,7 +17,10 @@ export interface RateLimitDecision {
   remaining: number;
   /** Seconds until a refused caller may try again (0 when allowed). */
   retryAfterSeconds: number;
-  /** Seconds until the current window ends. */
+  /**
+   * Seconds until the caller has room again: with requests remaining, until the current window
+   * ends; with none left, until the next one fits, so a refusal's equals its `retryAfterSeconds`.
+   */
   resetSeconds: number;
 }
 
@@ -30,9 +33,11 @@ export function decide(counts: WindowCounts, limit: number, windowMs: number, no
   const elapsed = now % windowMs;
   const weighted = Math.floor((counts.previous * (windowMs - elapsed)) / windowMs) + counts.current;
   const allowed = weighted <= limit;
-  const resetSeconds = Math.max(1, Math.ceil((windowMs - elapsed) / 1000));
-  const retryAfterSeconds = allowed ? 0 : Math.max(1, Math.ceil(msUntilRoom(counts, limit, windowMs, elapsed) / 1000));
-  return { allowed, limit, remaining: Math.max(0, limit - weighted), retryAfterSeconds, resetSeconds };
+  const remaining = Math.max(0, limit - weighted);
+  // Whole seconds, rounded up, so a client that waits them always finds room.
+  const untilRoom = remaining > 0 ? 0 : Math.max(1, Math.ceil(msUntilRoom(counts, limit, windowMs, elapsed) / 1000));
+  const resetSeconds = remaining > 0 ? Math.max(1, Math.ceil((windowMs - elapsed) / 1000)) : untilRoom;
+  return { allowed, limit, remaining, retryAfterSeconds: allowed ? 0 : untilRoom, resetSeconds };
 }
 
 /** When one more request would fit, as the previous window slides out of the weighted count. */
