@@ -1,3 +1,5 @@
+import { AppError } from '../errors.js';
+
 /** Request counts of the current and the previous fixed window for one subject. */
 export interface WindowCounts {
   current: number;
@@ -52,6 +54,9 @@ function msUntilRoom(counts: WindowCounts, limit: number, windowMs: number, elap
   return windowMs - elapsed + Math.max(0, t);
 }
 
+/** How long a caller refused for an unreachable store is asked to wait: an outage outlasts a moment. */
+export const STORE_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
 export class RateLimiter {
   constructor(
     private readonly store: RateLimitStore,
@@ -60,7 +65,22 @@ export class RateLimiter {
 
   async hit(subject: string, limit: number, windowMs: number): Promise<RateLimitDecision> {
     const now = this.now();
-    const counts = await this.store.increment(subject, Math.floor(now / windowMs), windowMs);
+    const counts = await this.counted(() => this.store.increment(subject, Math.floor(now / windowMs), windowMs));
     return decide(counts, limit, windowMs, now);
+  }
+
+  /**
+   * A store that cannot count (Redis down) leaves the request neither allowed nor refused for its
+   * rate: it is the service that is unavailable, a 503 the caller retries, not a 500.
+   */
+  private async counted(count: () => Promise<WindowCounts>): Promise<WindowCounts> {
+    try {
+      return await count();
+    } catch (error) {
+      throw new AppError('service_unavailable', 'Request rates cannot be counted right now; retry shortly.', {
+        headers: { 'retry-after': String(STORE_UNAVAILABLE_RETRY_AFTER_SECONDS) },
+        cause: error,
+      });
+    }
   }
 }
