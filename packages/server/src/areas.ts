@@ -62,13 +62,21 @@ export async function widgetApiArea(app: FastifyInstance, { config, services }: 
     const guard = partnerKeyGuard({
       partners: services.partners,
       rateLimiter: services.rateLimiter,
-      limitPerMinute: config.widgetTokenRateLimitPerMinute,
+      failuresPerMinute: config.widgetAuthFailuresPerMinute,
+      tokensPerPartnerPerMinute: config.widgetTokenRateLimitPerMinute,
     });
     widgetTokenRoutes(guardedArea(partner, guard), services.widgetTokens);
     done();
   });
   await app.register((iframe, _options, done) => {
-    const widget = guardedArea(iframe, widgetTokenGuard(services.widgetSessions));
+    const guard = widgetTokenGuard({
+      widgetSessions: services.widgetSessions,
+      rateLimiter: services.rateLimiter,
+      failuresPerMinute: config.widgetAuthFailuresPerMinute,
+      perClinicianPerMinute: config.widgetApiRateLimitPerClinicianPerMinute,
+      perPartnerPerMinute: config.widgetApiRateLimitPerPartnerPerMinute,
+    });
+    const widget = guardedArea(iframe, guard);
     widgetSessionRoutes(widget, services.widgetSessions);
     encounterRoutes(widget, {
       encounters: services.encounters,

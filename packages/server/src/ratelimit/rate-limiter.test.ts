@@ -198,6 +198,20 @@ describe.each(STORE_CASES)('RateLimiter over $name', ({ skip, open, cleanUp, num
       await store.close();
     });
 
+    it('peeks at both windows without counting', async () => {
+      const store = open();
+      const subject = freshSubject();
+      expect(await store.peek(subject, 5)).toEqual({ current: 0, previous: 0 });
+      await store.increment(subject, 5, MINUTE);
+      await store.increment(subject, 5, MINUTE);
+      expect(await store.peek(subject, 5)).toEqual({ current: 2, previous: 0 });
+      expect(await store.peek(subject, 6)).toEqual({ current: 0, previous: 2 });
+      expect(await store.peek(subject, 7)).toEqual({ current: 0, previous: 0 });
+      // Peeking added nothing.
+      expect(await store.increment(subject, 5, MINUTE)).toEqual({ current: 3, previous: 0 });
+      await store.close();
+    });
+
     it('keeps subjects apart', async () => {
       const store = open();
       const [a, b] = [freshSubject(), freshSubject()];
@@ -228,6 +242,22 @@ describe.each(STORE_CASES)('RateLimiter over $name', ({ skip, open, cleanUp, num
       expect(refused.resetSeconds).toBe(refused.retryAfterSeconds);
       // Another subject is unaffected.
       expect((await limiter.hit(freshSubject(), 5, MINUTE)).allowed).toBe(true);
+    });
+
+    it('tells from a peek whether one more hit would be allowed, counting nothing', async () => {
+      const clock = new ManualClock(T0 + 10 * SECOND);
+      const limiter = new RateLimiter(open(), () => clock.now());
+      const subject = freshSubject();
+      for (let hit = 1; hit <= 3; hit += 1) {
+        expect(await limiter.peek(subject, 3, MINUTE)).toMatchObject({ allowed: true, remaining: 3 - hit });
+        await limiter.hit(subject, 3, MINUTE);
+      }
+      const refused = await limiter.peek(subject, 3, MINUTE);
+      expect(refused).toMatchObject({ allowed: false, remaining: 0 });
+      expect(refused.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+      expect(await limiter.peek(subject, 3, MINUTE)).toEqual(refused);
+      clock.advance(refused.retryAfterSeconds * SECOND);
+      expect((await limiter.peek(subject, 3, MINUTE)).allowed).toBe(true);
     });
 
     it('allows a new request once Retry-After has passed', async () => {

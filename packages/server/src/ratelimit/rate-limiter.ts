@@ -10,6 +10,8 @@ export interface WindowCounts {
 export interface RateLimitStore {
   /** Adds one hit to `subject`'s window `windowIndex` and returns both windows' counts after it. */
   increment(subject: string, windowIndex: number, windowMs: number): Promise<WindowCounts>;
+  /** Both windows' counts as they stand, adding nothing. */
+  peek(subject: string, windowIndex: number): Promise<WindowCounts>;
   close(): Promise<void>;
 }
 
@@ -67,6 +69,16 @@ export class RateLimiter {
     const now = this.now();
     const counts = await this.counted(() => this.store.increment(subject, Math.floor(now / windowMs), windowMs));
     return decide(counts, limit, windowMs, now);
+  }
+
+  /**
+   * Whether one more hit would be allowed, without counting one: for limits that count only some
+   * outcomes (failed authentications), checked before the outcome is known.
+   */
+  async peek(subject: string, limit: number, windowMs: number): Promise<RateLimitDecision> {
+    const now = this.now();
+    const counts = await this.counted(() => this.store.peek(subject, Math.floor(now / windowMs)));
+    return decide({ ...counts, current: counts.current + 1 }, limit, windowMs, now);
   }
 
   /**
