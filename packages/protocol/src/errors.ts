@@ -100,7 +100,10 @@ export const ERROR_CODES = Object.freeze({
     'request_too_large',
     'The conversation (conversation_text, or the text of segments) is longer than the service accepts.',
   ),
-  encounter_not_found: code('not_found_error', 'No encounter with this id belongs to the widget session.'),
+  encounter_not_found: code(
+    'not_found_error',
+    'No encounter with this id belongs to the widget session (its clinician, and the widget token’s emrSessionId when it names one).',
+  ),
   patient_mismatch: code(
     'conflict_error',
     'The encounter already belongs to another patient; open a new encounter for this one.',

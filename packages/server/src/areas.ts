@@ -7,6 +7,7 @@ import { documentLinkRoutes, documentRoutes } from './encounters/documents/route
 import { encounterRoutes } from './encounters/routes.js';
 import { widgetErrorEnvelope } from './http/error-body.js';
 import { answerErrorsWith } from './http/error-handler.js';
+import { noStoreResponses } from './http/no-store.js';
 import { guardedArea, openArea } from './http/route.js';
 import { notesRoutes } from './notes/routes.js';
 import { operationsRoutes } from './operations/routes.js';
@@ -29,6 +30,7 @@ export interface AreaOptions {
 
 /** The REST API servers call with their sk_ keys: errors in the REST error body. */
 export function apiArea(app: FastifyInstance, { config, services }: AreaOptions, done: () => void): void {
+  noStoreResponses(app);
   const api = guardedArea(
     app,
     apiKeyGuard({
@@ -55,17 +57,26 @@ export const WIDGET_API_PREFIX = '/api/widget/';
  */
 export async function widgetApiArea(app: FastifyInstance, { config, services }: AreaOptions): Promise<void> {
   answerErrorsWith(app, widgetErrorEnvelope);
+  noStoreResponses(app);
   await app.register((partner, _options, done) => {
     const guard = partnerKeyGuard({
       partners: services.partners,
       rateLimiter: services.rateLimiter,
-      limitPerMinute: config.widgetTokenRateLimitPerMinute,
+      failuresPerMinute: config.widgetAuthFailuresPerMinute,
+      tokensPerPartnerPerMinute: config.widgetTokenRateLimitPerMinute,
     });
     widgetTokenRoutes(guardedArea(partner, guard), services.widgetTokens);
     done();
   });
   await app.register((iframe, _options, done) => {
-    const widget = guardedArea(iframe, widgetTokenGuard(services.widgetSessions));
+    const guard = widgetTokenGuard({
+      widgetSessions: services.widgetSessions,
+      rateLimiter: services.rateLimiter,
+      failuresPerMinute: config.widgetAuthFailuresPerMinute,
+      perClinicianPerMinute: config.widgetApiRateLimitPerClinicianPerMinute,
+      perPartnerPerMinute: config.widgetApiRateLimitPerPartnerPerMinute,
+    });
+    const widget = guardedArea(iframe, guard);
     widgetSessionRoutes(widget, services.widgetSessions);
     encounterRoutes(widget, {
       encounters: services.encounters,

@@ -26,7 +26,7 @@ describe('seedDemoPartner', () => {
   it('creates the demo EMR’s partner in the demo project’s sandbox, allowed to embed from its origin', async () => {
     // The harness's service already has a project, so it is created as on a fresh service's first start.
     const demoProject = await h.projects.create('Demo project');
-    const issued = await seed(`${ORIGIN}/`);
+    const issued = await seed(ORIGIN);
     expect(issued.partner).toMatchObject({
       name: DEMO_PARTNER_NAME,
       projectId: demoProject.id,

@@ -5,7 +5,7 @@ import type { Config } from './config/config.js';
 import { ProjectService } from './projects/project-service.js';
 import type { ProjectSummary } from './projects/project-service.js';
 import type { Repositories } from './store/repositories.js';
-import { normalizeOrigin, PartnerService, type IssuedPartnerKey } from './partners/partner-service.js';
+import { PartnerService, type IssuedPartnerKey } from './partners/partner-service.js';
 
 const DEMO_PROJECT_NAME = 'Demo project';
 export const DEMO_PARTNER_NAME = 'Demo EMR';
@@ -41,10 +41,9 @@ export async function seedDemoPartner(
   origin: string,
 ): Promise<IssuedPartnerKey> {
   const partners = new PartnerService(repositories, clock, config.keyRotationGraceSeconds);
-  const allowed = normalizeOrigin(origin);
   const existing = (await partners.list()).find(
     (partner) =>
-      partner.name === DEMO_PARTNER_NAME && partner.status === 'active' && partner.allowedOrigins.includes(allowed),
+      partner.name === DEMO_PARTNER_NAME && partner.status === 'active' && partner.allowedOrigins.includes(origin),
   );
   if (existing !== undefined) return partners.rotateSecret(existing.id, { graceSeconds: 0 });
   const projects = new ProjectService(repositories, clock);
@@ -55,7 +54,7 @@ export async function seedDemoPartner(
     projectId: project.id,
     environment: 'test',
     name: DEMO_PARTNER_NAME,
-    allowedOrigins: [allowed],
+    allowedOrigins: [origin],
   });
 }
 

@@ -62,7 +62,10 @@ export async function startWidgetService(options: { recognizer?: Recognizer } = 
       publicBaseUrl: url,
       sandboxBaseUrl: url,
       widgetBaseUrl: url,
+      // The harness clock stands still, so a whole browser run falls in one rate-limit window.
       widgetTokenRateLimitPerMinute: 10_000,
+      widgetApiRateLimitPerClinicianPerMinute: 100_000,
+      widgetApiRateLimitPerPartnerPerMinute: 100_000,
     },
     configure: (app) => {
       app.addHook('onSend', async (request, reply, payload) => {

@@ -60,6 +60,7 @@ export const AUTHENTICATED_ROUTE_ERRORS: readonly ErrorCode[] = [
   'temporary_token_not_allowed',
   'rate_limited',
   'internal_error',
+  'service_unavailable',
 ];
 
 /** Errors the realtime WebSocket's upgrade may be refused with (before any socket is accepted). */
@@ -81,6 +82,7 @@ export const PARTNER_ROUTE_ERRORS: readonly ErrorCode[] = [
   'partner_revoked',
   'rate_limited',
   'internal_error',
+  'service_unavailable',
 ];
 
 /** Errors any route behind a widget session token may return. */
@@ -90,7 +92,9 @@ export const WIDGET_TOKEN_ROUTE_ERRORS: readonly ErrorCode[] = [
   'invalid_widget_token',
   'widget_token_expired',
   'partner_revoked',
+  'rate_limited',
   'internal_error',
+  'service_unavailable',
 ];
 
 /** Errors of a route that reads a JSON body. */

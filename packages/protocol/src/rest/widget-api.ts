@@ -10,7 +10,12 @@ import { templateSchema } from './templates.js';
 export const widgetTokenRequestSchema = z
   .strictObject({
     userEmail: z.email().max(320).describe('The clinician’s e-mail; creates or updates their account.'),
-    emrUserId: z.string().min(1).max(256).describe('The EMR’s stable clinician identifier.'),
+    emrUserId: z
+      .string()
+      .trim()
+      .min(1)
+      .max(256)
+      .describe('The EMR’s stable clinician identifier; surrounding whitespace is removed.'),
     emrSessionId: z
       .string()
       .min(1)

@@ -1,5 +1,5 @@
 import { AppError } from '../errors.js';
-import { enforceRateLimit } from '../http/rate-limit.js';
+import { enforceRateLimit, MINUTE_MS } from '../http/rate-limit.js';
 import type { Guard } from '../http/route.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import { credentialFromAuthorization, type Authenticator } from './authenticator.js';
@@ -10,8 +10,6 @@ export interface ApiKeyGuardOptions {
   rateLimiter: RateLimiter;
   limitPerMinute: number;
 }
-
-const MINUTE_MS = 60_000;
 
 /**
  * Guards the REST API: a permanent sk_ key is required (temporary svc_rt_ tokens only open the

@@ -1,6 +1,7 @@
 import { realtimeTokenSchema, type ErrorBody } from '@chartwright/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+import { Authenticator } from './authenticator.js';
 import { hashSecret } from './secrets.js';
 import { createHarness, type Harness } from '@chartwright/testing/harness.js';
 
@@ -30,6 +31,32 @@ describe('POST /api/v1/realtime/tokens', () => {
     expect(body.token).toMatch(/^svc_rt_[0-9A-Za-z]{43}$/);
     expect(body.expiresAt).toBe(new Date(h.clock.now() + 600_000).toISOString());
     expect(Object.keys(response.json<object>()).sort()).toEqual(['expiresAt', 'token', 'wsUrl']);
+  });
+
+  it('caps expiresAt at the end of its key’s rotation grace period, when the token is refused', async () => {
+    const { replacement } = await h.keys.rotate(h.project.testKeyId, { graceSeconds: 600 });
+    h.clock.advance(100_000);
+    const graceEnd = h.clock.now() + 500_000;
+    const response = await post({ payload: { expiresInSeconds: 3600 } });
+    expect(response.statusCode, response.body).toBe(201);
+    const { token, expiresAt } = realtimeTokenSchema.parse(response.json());
+    expect(expiresAt).toBe(new Date(graceEnd).toISOString());
+    // The key that replaced it has no grace end: its tokens get the lifetime asked for.
+    const fromReplacement = await h.request({
+      method: 'POST',
+      url: '/api/v1/realtime/tokens',
+      key: replacement.secret,
+      payload: { expiresInSeconds: 3600 },
+    });
+    expect(fromReplacement.json<{ expiresAt: string }>().expiresAt).toBe(
+      new Date(h.clock.now() + 3_600_000).toISOString(),
+    );
+    // Honoured until the instant it reports, refused from then on.
+    const authenticator = new Authenticator(h.repositories, h.clock, h.database.credentialChanges);
+    h.clock.advance(graceEnd - 1 - h.clock.now());
+    await expect(authenticator.authenticate(token)).resolves.toMatchObject({ expiresAt: graceEnd });
+    h.clock.advance(1);
+    await expect(authenticator.authenticate(token)).rejects.toMatchObject({ status: 401 });
   });
 
   it.each([

@@ -418,7 +418,7 @@ describe('partners', () => {
       '--origin',
       'https://emr.acme.example',
       '--origin',
-      'https://staging.acme.example/',
+      'https://staging.acme.example',
       ...extra,
     );
 
@@ -435,6 +435,17 @@ describe('partners', () => {
     const listed = await cli('partners', 'list', '--project', project.id);
     expect(listed.out).toContain(partner.id);
     expect(listed.out).not.toContain(partner.partnerKey.split('.')[1]);
+  });
+
+  it('replaces a partner’s origins, refusing inexact ones', async () => {
+    const project = await createProject();
+    const partner = await create(project.id);
+    const updated = await json<Partner>('partners', 'set-origins', partner.id, '--origin', 'https://new.acme.example');
+    expect(updated.allowedOrigins).toEqual(['https://new.acme.example']);
+    expect(await failure(1, 'partners', 'set-origins', partner.id, '--origin', 'https://new.acme.example/')).toContain(
+      'allowedOrigins[0]',
+    );
+    expect(await failure(2, 'partners', 'set-origins', partner.id)).toContain('--origin is required');
   });
 
   it('rotates the secret with a grace period and revokes', async () => {
@@ -474,6 +485,17 @@ describe('partners', () => {
         'http://emr.example.com',
       ),
     ).toContain('allowedOrigins');
+    const wildcard = await failure(
+      1,
+      ...['partners', 'create', '--project', project.id, '--env', 'test', '--name', 'X'],
+      '--origin',
+      'https://emr.example.com',
+      '--origin',
+      'https://*.example.com',
+    );
+    expect(wildcard).toContain('allowedOrigins[1]');
+    expect(wildcard).toContain('wildcards are not allowed');
+    expect(await json<Partner[]>('partners', 'list', '--project', project.id)).toEqual([]);
     expect(
       await failure(
         2,

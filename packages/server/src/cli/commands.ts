@@ -40,6 +40,8 @@ Commands:
                   [--token-lifetime <seconds>]
                                             Register an EMR partner; its X-Partner-Key is shown once
   partners list [--project <id>]            List partners (secret hints only)
+  partners set-origins <partnerId> --origin <origin> [--origin …]
+                                            Replace the origins allowed to embed the partner's widget
   partners rotate-secret <partnerId> [--grace <seconds>]
                                             New secret now; the old one works for the grace period
   partners revoke <partnerId>               Revoke a partner at once: key, widget tokens, sessions
@@ -193,17 +195,23 @@ const KEY_COMMANDS: Readonly<Record<string, Command>> = {
   },
 };
 
+/** Exact origins (`scheme://host[:port]`) are checked by the partner service, each named by its index. */
+function requiredOrigins(origins: string[] | undefined): string[] {
+  if (origins === undefined || origins.length === 0) {
+    throw new UsageError('--origin is required (repeat it for each origin allowed to embed the widget)');
+  }
+  return origins;
+}
+
 const PARTNER_COMMANDS: Readonly<Record<string, Command>> = {
   'partners create': async ({ values, print, partners }) => {
-    if (values.origin === undefined || values.origin.length === 0) {
-      throw new UsageError('--origin is required (repeat it for each origin allowed to embed the widget)');
-    }
+    const origins = requiredOrigins(values.origin);
     const lifetime = parseSeconds(values['token-lifetime'], '--token-lifetime');
     const issued = await partners.create({
       projectId: required(values.project, '--project'),
       environment: requireEnvironment(values.env),
       name: required(values.name, '--name'),
-      allowedOrigins: values.origin,
+      allowedOrigins: origins,
       ...(lifetime === undefined ? {} : { tokenLifetimeSeconds: lifetime }),
     });
     print(
@@ -215,6 +223,10 @@ const PARTNER_COMMANDS: Readonly<Record<string, Command>> = {
   'partners list': async ({ values, print, partners }) => {
     const list = await partners.list(values.project === undefined ? {} : { projectId: values.project });
     print(list, list.length === 0 ? 'No partners.' : list.map(partnerLine).join('\n'));
+  },
+  'partners set-origins': async ({ values, rest, print, partners }) => {
+    const partner = await partners.setOrigins(required(rest[0], '<partnerId>'), requiredOrigins(values.origin));
+    print(partner, `${partner.id} may now be embedded from: ${partner.allowedOrigins.join(', ')}`);
   },
   'partners rotate-secret': async ({ values, rest, print, partners }) => {
     const grace = parseGrace(values.grace);

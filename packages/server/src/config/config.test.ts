@@ -54,6 +54,30 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads the widget rate limits, with their defaults', () => {
+    expect(loadConfig({})).toMatchObject({
+      widgetTokenRateLimitPerMinute: 600,
+      widgetAuthFailuresPerMinute: 20,
+      widgetApiRateLimitPerClinicianPerMinute: 300,
+      widgetApiRateLimitPerPartnerPerMinute: 6000,
+    });
+    const config = loadConfig({
+      WIDGET_TOKEN_RATE_LIMIT_PER_MINUTE: '50',
+      WIDGET_AUTH_FAILURES_PER_MINUTE: '5',
+      WIDGET_API_RATE_LIMIT_PER_CLINICIAN_PER_MINUTE: '60',
+      WIDGET_API_RATE_LIMIT_PER_PARTNER_PER_MINUTE: '600',
+    });
+    expect(config).toMatchObject({
+      widgetTokenRateLimitPerMinute: 50,
+      widgetAuthFailuresPerMinute: 5,
+      widgetApiRateLimitPerClinicianPerMinute: 60,
+      widgetApiRateLimitPerPartnerPerMinute: 600,
+    });
+    expect(() =>
+      loadConfig({ WIDGET_AUTH_FAILURES_PER_MINUTE: '0', WIDGET_API_RATE_LIMIT_PER_PARTNER_PER_MINUTE: 'x' }),
+    ).toThrow(/WIDGET_AUTH_FAILURES_PER_MINUTE: must be at least 1[\s\S]*WIDGET_API_RATE_LIMIT_PER_PARTNER_PER_MINUTE/);
+  });
+
   it('accepts TRUST_PROXY as a boolean or an address list', () => {
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8,127.0.0.1' }).trustProxy).toBe('10.0.0.0/8,127.0.0.1');

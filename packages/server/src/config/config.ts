@@ -87,7 +87,10 @@ const envSchema = z
     SHUTDOWN_TIMEOUT_MS: integer(0, 600_000).default(10_000),
     SEED_DEMO: boolean.default(true),
     WIDGET_BASE_URL: httpUrl.optional(),
-    WIDGET_TOKEN_RATE_LIMIT_PER_MINUTE: integer(1, 1_000_000).default(20),
+    WIDGET_TOKEN_RATE_LIMIT_PER_MINUTE: integer(1, 1_000_000).default(600),
+    WIDGET_AUTH_FAILURES_PER_MINUTE: integer(1, 1_000_000).default(20),
+    WIDGET_API_RATE_LIMIT_PER_CLINICIAN_PER_MINUTE: integer(1, 1_000_000).default(300),
+    WIDGET_API_RATE_LIMIT_PER_PARTNER_PER_MINUTE: integer(1, 1_000_000).default(6000),
     WIDGET_JWT_PRIVATE_KEY: z
       .string()
       .trim()
@@ -170,7 +173,13 @@ export interface Config {
   readonly seedDemo: boolean;
   /** `{widget_host}`: serves the widget page, its token endpoint and session API. */
   readonly widgetBaseUrl: string;
+  /** Widget tokens one partner may mint per minute. */
   readonly widgetTokenRateLimitPerMinute: number;
+  /** Failed authentications per client IP per minute, on the token endpoint and on the widget API each. */
+  readonly widgetAuthFailuresPerMinute: number;
+  /** Widget API requests per minute of one clinician, and of all of one partner's clinicians. */
+  readonly widgetApiRateLimitPerClinicianPerMinute: number;
+  readonly widgetApiRateLimitPerPartnerPerMinute: number;
   /** PEM of the Ed25519 key that signs widget tokens; null = generate one and keep it in the database. */
   readonly widgetJwtPrivateKey: string | null;
   /** Signed links to widget documents' PDFs (PUSH_DOCUMENT.pdfUrl). */
@@ -352,6 +361,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     seedDemo: values.SEED_DEMO,
     widgetBaseUrl: values.WIDGET_BASE_URL ?? publicBaseUrl,
     widgetTokenRateLimitPerMinute: values.WIDGET_TOKEN_RATE_LIMIT_PER_MINUTE,
+    widgetAuthFailuresPerMinute: values.WIDGET_AUTH_FAILURES_PER_MINUTE,
+    widgetApiRateLimitPerClinicianPerMinute: values.WIDGET_API_RATE_LIMIT_PER_CLINICIAN_PER_MINUTE,
+    widgetApiRateLimitPerPartnerPerMinute: values.WIDGET_API_RATE_LIMIT_PER_PARTNER_PER_MINUTE,
     widgetJwtPrivateKey: values.WIDGET_JWT_PRIVATE_KEY ?? null,
     widgetPdfLinks: Object.freeze({
       ttlSeconds: values.WIDGET_PDF_LINK_TTL_SECONDS,

@@ -6,8 +6,10 @@ import type { EncounterRow, EncountersRepository } from '../store/encounters.js'
 
 /**
  * The encounter, if the widget session may reach it: only the clinician who opened it, through
- * their partner's widget. Anything else (unknown, another partner's, another clinician's) is the
- * same 404, so a widget cannot learn which encounters exist.
+ * their partner's widget, and, when the widget token names an emrSessionId, only that EMR session's
+ * encounter (a token minted for one visit opens no other). Anything else (unknown, another
+ * partner's, another clinician's, another visit's) is the same 404, so a widget cannot learn which
+ * encounters exist.
  */
 export async function requireOwnedEncounter(
   encounters: EncountersRepository,
@@ -18,7 +20,8 @@ export async function requireOwnedEncounter(
     partnerId: widgetSession.partner.id,
     clinicianId: widgetSession.clinician.id,
   });
-  if (encounter === undefined) {
+  const otherVisit = widgetSession.emrSessionId !== null && encounter?.emr_session_id !== widgetSession.emrSessionId;
+  if (encounter === undefined || otherVisit) {
     throw new AppError('encounter_not_found', `No encounter ${encounterId} belongs to this widget session.`);
   }
   return encounter;

@@ -22,14 +22,12 @@ export function encounterRoutes(
     encounters.setPatientContext(principal, params.sessionId, body),
   );
 
-  route(widget, 'createWidgetRealtimeToken', async ({ body, principal, reply }) => {
+  route(widget, 'createWidgetRealtimeToken', ({ body, principal }) => {
     const { sessionId: encounterId, expiresInSeconds } = body;
-    const token = await encounters.mintRealtimeToken(principal, {
+    return encounters.mintRealtimeToken(principal, {
       encounterId,
       ...(expiresInSeconds === undefined ? {} : { expiresInSeconds }),
     });
-    reply.header('cache-control', 'no-store');
-    return token;
   });
 
   route(widget, 'getWidgetEncounter', ({ params, principal }) => encounters.state(principal, params.sessionId));

@@ -568,6 +568,29 @@ describe.each(TEST_DIALECTS)('widget encounter records on %s', (dialect) => {
       await expectRefusedEverywhere(colleague.token, widget.sessionId, 404, 'encounter_not_found');
     });
 
+    it('keeps an encounter from the same clinician’s token for another EMR session', async () => {
+      const otherVisit = await openWidget(h, partner.partnerKey, { emrSessionId: 'visit-2' });
+      await expectRefusedEverywhere(otherVisit.token, widget.sessionId, 404, 'encounter_not_found');
+      const audio = await widgetCall(h, otherVisit.token, 'POST', '/api/widget/realtime-tokens', {
+        sessionId: widget.sessionId,
+      });
+      expectWidgetError(audio, 404, 'encounter_not_found');
+      // Nothing was changed through it, and the token still opens its own visit's encounter.
+      const state = (await call('GET', '')).json<WidgetEncounterState>();
+      expect(state).toMatchObject({ patientId: null, consent: null, notes: [], documents: [] });
+      const own = await widgetCall(h, otherVisit.token, 'GET', encounterUrl('', otherVisit.sessionId));
+      expect(own.statusCode, own.body).toBe(200);
+      expect(own.json<WidgetEncounterState>().emrSessionId).toBe('visit-2');
+    });
+
+    it('lets a token without an emrSessionId reach each of its clinician’s encounters', async () => {
+      const unscoped = await openWidget(h, partner.partnerKey);
+      for (const sessionId of [widget.sessionId, unscoped.sessionId]) {
+        const response = await widgetCall(h, unscoped.token, 'GET', encounterUrl('', sessionId));
+        expect(response.statusCode, response.body).toBe(200);
+      }
+    });
+
     it('answers an unknown encounter the same way', async () => {
       await expectRefusedEverywhere(widget.token, 'ses_unknown', 404, 'encounter_not_found');
     });

@@ -162,6 +162,9 @@ describe('rate limiting', () => {
     const retryAfter = Number(limited.headers['retry-after']);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(120);
+    // Both headers say when to come back, and say the same.
+    expect(limited.headers['ratelimit-reset']).toBe(limited.headers['retry-after']);
+    expect(limited.headers['ratelimit-remaining']).toBe('0');
     expect(limited.json<ErrorBody>().error).toMatchObject({ type: 'rate_limit_error', code: 'rate_limited' });
     h.clock.advance(retryAfter * 1000);
     expect((await call()).statusCode).toBe(200);

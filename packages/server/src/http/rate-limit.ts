@@ -1,7 +1,9 @@
 import type { FastifyReply } from 'fastify';
 
 import { AppError } from '../errors.js';
-import type { RateLimitDecision } from '../ratelimit/rate-limiter.js';
+import type { RateLimitDecision, RateLimiter } from '../ratelimit/rate-limiter.js';
+
+export const MINUTE_MS = 60_000;
 
 /**
  * Tells the caller where it stands (`RateLimit-*` headers on every response) and refuses it with
@@ -15,5 +17,33 @@ export function enforceRateLimit(reply: FastifyReply, decision: RateLimitDecisio
   });
   if (!decision.allowed) {
     throw new AppError('rate_limited', refusal, { headers: { 'retry-after': String(decision.retryAfterSeconds) } });
+  }
+}
+
+/**
+ * Authenticates with failed attempts throttled per `subject` (the client address): past the limit,
+ * every attempt is refused before its credential is looked at, so guessing costs the guesser alone.
+ * Only failures count, so a partner backend or a clinic behind one address is never throttled for
+ * its own successful calls; those are limited per partner and clinician once known. An expired
+ * widget token is no guess (its signature verified), and widgets present one routinely before they
+ * refresh it, so it does not count.
+ */
+export async function throttleFailures<Principal>(
+  reply: FastifyReply,
+  limiter: RateLimiter,
+  failures: { subject: string; limitPerMinute: number },
+  authenticate: () => Promise<Principal>,
+): Promise<Principal> {
+  const before = await limiter.peek(failures.subject, failures.limitPerMinute, MINUTE_MS);
+  if (!before.allowed) {
+    enforceRateLimit(reply, before, `Too many failed attempts from this address; at most ${before.limit} a minute.`);
+  }
+  try {
+    return await authenticate();
+  } catch (error) {
+    if (error instanceof AppError && error.status === 401 && error.code !== 'widget_token_expired') {
+      await limiter.hit(failures.subject, failures.limitPerMinute, MINUTE_MS);
+    }
+    throw error;
   }
 }

@@ -1,5 +1,5 @@
 import { credentialFromAuthorization } from '../auth/authenticator.js';
-import { enforceRateLimit } from '../http/rate-limit.js';
+import { enforceRateLimit, MINUTE_MS, throttleFailures } from '../http/rate-limit.js';
 import type { Guard } from '../http/route.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { PartnerRow } from '../store/partners.js';
@@ -7,30 +7,67 @@ import type { PartnerService } from './partner-service.js';
 import type { WidgetSession, WidgetSessionService } from './widget-sessions.js';
 
 /**
- * Guards the routes partner backends call with `X-Partner-Key`. The per-IP limit is counted first,
- * so guessing partner keys is throttled too (the client IP honours TRUST_PROXY); a bad key is a 401
- * whatever the body, and every request counts against the limit, unreadable bodies included.
+ * Guards the routes partner backends call with `X-Partner-Key`. Failed attempts are throttled per
+ * client IP before the key is checked (the client IP honours TRUST_PROXY), so guessing keys costs the
+ * guesser; a partner's own requests are limited per partner, whatever address they come from, and
+ * count whatever their body. A bad key is a 401 whatever the body.
  */
 export function partnerKeyGuard(options: {
   partners: PartnerService;
   rateLimiter: RateLimiter;
-  limitPerMinute: number;
+  failuresPerMinute: number;
+  tokensPerPartnerPerMinute: number;
 }): Guard<'partner_key', PartnerRow> {
+  const { rateLimiter } = options;
   return {
     auth: 'partner_key',
     authenticate: async (request, reply) => {
-      const decision = await options.rateLimiter.hit(`widget-token:${request.ip}`, options.limitPerMinute, 60_000);
-      enforceRateLimit(reply, decision, `At most ${decision.limit} token requests per minute from one address.`);
-      return options.partners.authenticate(request.headers['x-partner-key'] as string | undefined);
+      const failures = { subject: `widget-token-failures:${request.ip}`, limitPerMinute: options.failuresPerMinute };
+      const partner = await throttleFailures(reply, rateLimiter, failures, () =>
+        options.partners.authenticate(request.headers['x-partner-key'] as string | undefined),
+      );
+      const decision = await rateLimiter.hit(
+        `widget-token:partner:${partner.id}`,
+        options.tokensPerPartnerPerMinute,
+        MINUTE_MS,
+      );
+      enforceRateLimit(reply, decision, `At most ${decision.limit} token requests per minute for one partner.`);
+      return partner;
     },
   };
 }
 
-/** Guards the iframe's API: its widget token as `Authorization: Bearer <JWT>` opens its widget session. */
-export function widgetTokenGuard(widgetSessions: WidgetSessionService): Guard<'widget_token', WidgetSession> {
+/**
+ * Guards the iframe's API: its widget token as `Authorization: Bearer <JWT>` opens its widget
+ * session. Failed attempts are throttled per client IP; a session's calls are limited per clinician
+ * and per partner, so one clinician (or one partner's widgets together) cannot crowd out the rest.
+ */
+export function widgetTokenGuard(options: {
+  widgetSessions: WidgetSessionService;
+  rateLimiter: RateLimiter;
+  failuresPerMinute: number;
+  perClinicianPerMinute: number;
+  perPartnerPerMinute: number;
+}): Guard<'widget_token', WidgetSession> {
+  const { rateLimiter } = options;
   return {
     auth: 'widget_token',
-    authenticate: (request) =>
-      widgetSessions.authenticate(credentialFromAuthorization(request.headers.authorization, 'widget token')),
+    authenticate: async (request, reply) => {
+      const failures = { subject: `widget-api-failures:${request.ip}`, limitPerMinute: options.failuresPerMinute };
+      const session = await throttleFailures(reply, rateLimiter, failures, () =>
+        options.widgetSessions.authenticate(credentialFromAuthorization(request.headers.authorization, 'widget token')),
+      );
+      const [clinician, partner] = await Promise.all([
+        rateLimiter.hit(`widget-api:clinician:${session.clinician.id}`, options.perClinicianPerMinute, MINUTE_MS),
+        rateLimiter.hit(`widget-api:partner:${session.partner.id}`, options.perPartnerPerMinute, MINUTE_MS),
+      ]);
+      // The headers speak of the limit that binds: the one refusing, else the one with less left.
+      if (!partner.allowed || (clinician.allowed && partner.remaining < clinician.remaining)) {
+        enforceRateLimit(reply, partner, `At most ${partner.limit} widget requests per minute for one partner.`);
+      } else {
+        enforceRateLimit(reply, clinician, `At most ${clinician.limit} widget requests per minute for one clinician.`);
+      }
+      return session;
+    },
   };
 }

@@ -42,31 +42,86 @@ describe.each(TEST_DIALECTS)('PartnerService on %s', (dialect) => {
   });
 
   describe('create', () => {
-    it('normalizes origins and drops duplicates', async () => {
+    it('keeps exact origins, each once', async () => {
       const { partner } = await create({
-        allowedOrigins: ['https://EMR.example.com/', 'https://emr.example.com', 'https://other.example.com:8443'],
+        allowedOrigins: [
+          'https://emr.example.com',
+          'https://emr.example.com',
+          'https://other.example.com:8443',
+          'https://10.1.2.3',
+          'https://[2001:db8::1]:8443',
+        ],
       });
-      expect(partner.allowedOrigins).toEqual(['https://emr.example.com', 'https://other.example.com:8443']);
+      expect(partner.allowedOrigins).toEqual([
+        'https://emr.example.com',
+        'https://other.example.com:8443',
+        'https://10.1.2.3',
+        'https://[2001:db8::1]:8443',
+      ]);
       const row = await repositories.partners.get(partner.id);
       expect(JSON.parse(row?.allowed_origins ?? 'null')).toEqual(partner.allowedOrigins);
     });
 
     it('allows plain http for localhost only', async () => {
-      const { partner } = await create({ allowedOrigins: ['http://localhost:3000'] });
-      expect(partner.allowedOrigins).toEqual(['http://localhost:3000']);
+      const local = ['http://localhost:3000', 'http://127.0.0.1:8081', 'http://[::1]:3000'];
+      expect((await create({ allowedOrigins: local })).partner.allowedOrigins).toEqual(local);
       await expect(create({ allowedOrigins: ['http://emr.example.com'] })).rejects.toMatchObject(
-        invalidBodyAt('allowedOrigins'),
+        invalidBodyAt('allowedOrigins[0]'),
       );
     });
 
     it.each([
+      ['a wildcard subdomain', 'https://*.example.com'],
+      ['a wildcard host', 'https://*'],
+      ['a wildcard port', 'https://emr.example.com:*'],
       ['a path', 'https://emr.example.com/app'],
+      ['a trailing slash', 'https://emr.example.com/'],
+      ['an upper-case host', 'https://EMR.example.com'],
+      ['the default port', 'https://emr.example.com:443'],
       ['a query', 'https://emr.example.com/?x=1'],
       ['a fragment', 'https://emr.example.com/#top'],
       ['credentials', 'https://user@emr.example.com'],
       ['no scheme', 'emr.example.com'],
-    ])('refuses an origin with %s', async (_name, origin) => {
-      await expect(create({ allowedOrigins: [origin] })).rejects.toMatchObject(invalidBodyAt('allowedOrigins'));
+      ['another scheme', 'ftp://emr.example.com'],
+      ['a CSP keyword', "'self'"],
+      ['a source list', 'https://emr.example.com https://evil.example'],
+      ['a semicolon', 'https://emr.example.com;script-src'],
+      ['a unicode host', 'https://bücher.example'],
+    ])('refuses an origin with %s, naming it', async (_name, origin) => {
+      const refused = create({ allowedOrigins: ['https://emr.example.com', origin] });
+      await expect(refused).rejects.toMatchObject(invalidBodyAt('allowedOrigins[1]'));
+      await expect(refused).rejects.toThrow(JSON.stringify(origin));
+      expect(await partners.list()).toEqual([]);
+    });
+
+    it('says what to write instead of an inexact origin', async () => {
+      await expect(create({ allowedOrigins: ['https://EMR.example.com/'] })).rejects.toThrow(
+        /e\.g\. https:\/\/emr\.example\.com$/,
+      );
+      await expect(create({ allowedOrigins: ['https://*.example.com'] })).rejects.toThrow(/wildcards are not allowed/);
+    });
+
+    it('replaces the allowed origins at once, checked as at creation', async () => {
+      const { partner } = await create();
+      const updated = await partners.setOrigins(partner.id, ['https://new-emr.example.com', 'http://localhost:3000']);
+      expect(updated.allowedOrigins).toEqual(['https://new-emr.example.com', 'http://localhost:3000']);
+      await expect(partners.setOrigins(partner.id, ['https://*.example.com'])).rejects.toMatchObject(
+        invalidBodyAt('allowedOrigins[0]'),
+      );
+      await expect(partners.setOrigins(partner.id, [])).rejects.toMatchObject(invalidBodyAt('allowedOrigins'));
+      await expect(partners.setOrigins('ptn_missing', ['https://emr.example.com'])).rejects.toMatchObject({
+        code: 'partner_not_found',
+      });
+      expect((await partners.list())[0]?.allowedOrigins).toEqual(updated.allowedOrigins);
+    });
+
+    it('never hands out a stored origin that is not exact', async () => {
+      const { partner } = await create();
+      await repositories.partners.setAllowedOrigins(
+        partner.id,
+        JSON.stringify(['https://*.example.com', 'https://emr.example.com']),
+      );
+      expect((await partners.list())[0]?.allowedOrigins).toEqual(['https://emr.example.com']);
     });
 
     it('refuses an empty origin list', async () => {

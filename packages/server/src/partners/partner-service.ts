@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 
-import type { Environment } from '@chartwright/protocol';
+import type { Environment, ErrorDetail } from '@chartwright/protocol';
 
 import { checkedGraceSeconds } from '../auth/api-keys.js';
 import { generateId, generateSecret, hashSecret, secretHint } from '../auth/secrets.js';
@@ -8,6 +8,7 @@ import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
 import type { PartnerRow } from '../store/partners.js';
 import type { Repositories } from '../store/repositories.js';
+import { originProblem } from './origins.js';
 
 /** Widget tokens live 24 hours unless the partner is set up otherwise (interface: Limits). */
 export const DEFAULT_TOKEN_LIFETIME_SECONDS = 86_400;
@@ -36,27 +37,23 @@ export interface IssuedPartnerKey {
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
+/**
+ * The partner's allowed origins, exactly as the frame policy and the widget use them. A stored value
+ * that is not an exact origin (a wildcard accepted before 0014 dropped them) never gets out.
+ */
 export function partnerOrigins(row: Pick<PartnerRow, 'allowed_origins'>): string[] {
-  return JSON.parse(row.allowed_origins) as string[];
+  return (JSON.parse(row.allowed_origins) as string[]).filter((origin) => originProblem(origin) === null);
 }
 
-/**
- * Normalizes an embedding origin (`https://emr.example.com`): scheme, host and port only. Plain
- * http is accepted for localhost alone, where EMR developers test.
- */
-export function normalizeOrigin(value: string): string {
-  const invalid = () =>
-    AppError.invalidBody([
-      { path: 'allowedOrigins', message: `${JSON.stringify(value)} is not an origin such as https://emr.example.com` },
-    ]);
-  if (!URL.canParse(value)) throw invalid();
-  const url = new URL(value);
-  const local = url.hostname === 'localhost' || url.hostname === '127.0.0.1' || url.hostname === '[::1]';
-  if (!(url.protocol === 'https:' || (url.protocol === 'http:' && local))) throw invalid();
-  if ((url.pathname !== '/' && url.pathname !== '') || url.search !== '' || url.hash !== '' || url.username !== '') {
-    throw invalid();
-  }
-  return url.origin;
+/** What is wrong with each of `origins` that is not an exact origin, each under its index. */
+function originDetails(origins: readonly string[]): ErrorDetail[] {
+  if (origins.length === 0) return [{ path: 'allowedOrigins', message: 'must list at least one origin' }];
+  return origins.flatMap((origin, index) => {
+    const problem = originProblem(origin);
+    return problem === null
+      ? []
+      : [{ path: `allowedOrigins[${index}]`, message: `${JSON.stringify(origin)} ${problem}` }];
+  });
 }
 
 function hashesEqual(a: string, b: string): boolean {
@@ -84,11 +81,8 @@ export class PartnerService {
       throw new AppError('project_not_found', `No project has the id ${input.projectId}.`);
     }
     const name = input.name.trim();
-    const problems = [];
+    const problems: ErrorDetail[] = [];
     if (name === '' || name.length > 200) problems.push({ path: 'name', message: 'must be 1 to 200 characters' });
-    if (input.allowedOrigins.length === 0) {
-      problems.push({ path: 'allowedOrigins', message: 'must list at least one origin' });
-    }
     const lifetime = input.tokenLifetimeSeconds ?? DEFAULT_TOKEN_LIFETIME_SECONDS;
     if (!Number.isInteger(lifetime) || lifetime < MIN_TOKEN_LIFETIME_SECONDS || lifetime > MAX_TOKEN_LIFETIME_SECONDS) {
       problems.push({
@@ -96,8 +90,9 @@ export class PartnerService {
         message: `must be a whole number from ${MIN_TOKEN_LIFETIME_SECONDS} to ${MAX_TOKEN_LIFETIME_SECONDS}`,
       });
     }
+    problems.push(...originDetails(input.allowedOrigins));
     if (problems.length > 0) throw AppError.invalidBody(problems);
-    const origins = [...new Set(input.allowedOrigins.map(normalizeOrigin))];
+    const origins = [...new Set(input.allowedOrigins)];
 
     const id = generateId('ptn');
     const secret = generateSecret('');
@@ -135,6 +130,18 @@ export class PartnerService {
     );
     if (!rotated) throw new AppError('partner_not_active', `Partner ${partnerId} was revoked.`);
     return { partner: this.summarize(await this.require(partnerId)), partnerKey: `${partnerId}.${secret}` };
+  }
+
+  /**
+   * Replaces the origins allowed to embed the partner's widget, at once: the next widget page is
+   * framed by these alone. For a partner whose stored origins 0014 dropped as inexact, too.
+   */
+  async setOrigins(partnerId: string, allowedOrigins: readonly string[]): Promise<PartnerSummary> {
+    await this.require(partnerId);
+    const problems = originDetails(allowedOrigins);
+    if (problems.length > 0) throw AppError.invalidBody(problems);
+    await this.repositories.partners.setAllowedOrigins(partnerId, JSON.stringify([...new Set(allowedOrigins)]));
+    return this.summarize(await this.require(partnerId));
   }
 
   /** Immediate: the partner's key, widget tokens and sessions, and realtime tokens all stop. */

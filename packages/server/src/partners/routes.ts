@@ -6,11 +6,10 @@ import type { WidgetTokenService } from './widget-tokens.js';
 
 /** POST /api/widget/token, for partner backends. */
 export function widgetTokenRoutes(partner: Area<'partner_key', PartnerRow>, tokens: WidgetTokenService): void {
-  route(partner, 'createWidgetToken', async ({ body, principal, reply }) => {
-    const minted = await tokens.mint(principal, body);
-    reply.header('cache-control', 'no-store');
-    return { success: true, data: minted } as const;
-  });
+  route(partner, 'createWidgetToken', async ({ body, principal }) => ({
+    success: true,
+    data: await tokens.mint(principal, body),
+  }));
 }
 
 export function widgetSessionRoutes(

@@ -96,6 +96,16 @@ describe('GET /widget', () => {
     expect(response.body).not.toContain(token);
   });
 
+  it('never lets a stored wildcard origin into frame-ancestors', async () => {
+    // As a partner registered before exact origins were required might have it.
+    await h.repositories.partners.setAllowedOrigins(partner.id, JSON.stringify(['https://*.example.com', ...ORIGINS]));
+    const response = await openPage(h, (await mint()).token);
+    expect(frameAncestors(response)).toEqual(ORIGINS);
+    expect(bootOf(response).frameOrigins).toEqual(ORIGINS);
+    await h.repositories.partners.setAllowedOrigins(partner.id, JSON.stringify(['https://*.example.com']));
+    expectUnframeable(await openPage(h, (await mint()).token));
+  });
+
   it('tells the app the service’s clock and the framing origins, before any request', async () => {
     const { token } = await mint();
     h.clock.advance(42_000);

@@ -191,7 +191,9 @@ describe('widget session API', () => {
   let h: Harness;
   let partner: Partner;
   beforeEach(async () => {
-    h = await createHarness();
+    // Each case refuses a bad token on every route from one address: more than the failures a
+    // minute a client may make (widget-rate-limits.test.ts throttles them).
+    h = await createHarness({ config: { widgetAuthFailuresPerMinute: 1000 } });
     partner = await h.createPartner();
   });
   afterEach(async () => {

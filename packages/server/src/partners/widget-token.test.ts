@@ -153,6 +153,16 @@ describe('POST /api/widget/token', () => {
       expectWidgetError(await sessionOf(h, token), 401, 'widget_token_expired');
     });
 
+    it('trims emrUserId, so the same clinician padded with whitespace is the same account', async () => {
+      const plain = await h.mintWidgetToken(partner.partnerKey, validBody);
+      const padded = await h.mintWidgetToken(partner.partnerKey, { ...validBody, emrUserId: '  emr-user-1\t' });
+      const paddedClaims = (await verifyToken(h, padded.token)).payload;
+      expect(paddedClaims.emrUserId).toBe('emr-user-1');
+      expect(paddedClaims.sub).toBe((await verifyToken(h, plain.token)).payload.sub);
+      const info = (await sessionOf(h, padded.token)).json<WidgetSessionInfo>();
+      expect(info.clinician.emrUserId).toBe('emr-user-1');
+    });
+
     it('creates the clinician on first mint, links it afterwards and keeps the latest e-mail', async () => {
       const first = await h.mintWidgetToken(partner.partnerKey, validBody);
       const second = await h.mintWidgetToken(partner.partnerKey, { ...validBody, userEmail: 'new@clinic.example' });
@@ -188,6 +198,7 @@ describe('POST /api/widget/token', () => {
       ['a missing userEmail', { emrUserId: 'emr-user-1' }, 'userEmail'],
       ['a missing emrUserId', { userEmail: validBody.userEmail }, 'emrUserId'],
       ['an empty emrUserId', { ...validBody, emrUserId: '' }, 'emrUserId'],
+      ['an emrUserId of whitespace only', { ...validBody, emrUserId: ' \t\n ' }, 'emrUserId'],
       ['a non-string emrSessionId', { ...validBody, emrSessionId: 42 }, 'emrSessionId'],
       ['an unknown field', { ...validBody, role: 'admin' }, 'role'],
       ['an array', [validBody], ''],
@@ -291,19 +302,21 @@ describe('POST /api/widget/token rate limit', () => {
     expect(Number(response.headers['retry-after'])).toBeGreaterThanOrEqual(1);
   }
 
-  it('refuses the 21st request a minute from one address, failed ones included', async () => {
+  /** A key of the partner's id with a wrong secret: a failed authentication. */
+  const guess = (partner: { id: string }, attempt: number) => `${partner.id}.guess${attempt}`;
+
+  it('refuses every attempt from an address after 20 failed ones in a minute, before the key is checked', async () => {
     const { h, partner } = await harnessWithPartner();
     const ip = '198.51.100.10';
-    for (let request = 1; request <= 20; request += 1) {
-      // Every other attempt carries a wrong key: guesses count against the limit too.
-      const key = request % 2 === 0 ? partner.partnerKey : `${partner.id}.guess${request}`;
-      const response = await postToken(h, { key, body: validBody, remoteAddress: ip });
-      expect(response.statusCode, `request ${request}`).toBe(request % 2 === 0 ? 200 : 401);
-      expect(response.headers['ratelimit-remaining']).toBe(String(20 - request));
+    for (let attempt = 1; attempt <= 20; attempt += 1) {
+      const response = await postToken(h, { key: guess(partner, attempt), body: validBody, remoteAddress: ip });
+      expectWidgetError(response, 401, 'invalid_partner_key');
     }
+    // The right key from that address is refused too: it is not looked at.
     const refused = await postToken(h, { key: partner.partnerKey, body: validBody, remoteAddress: ip });
     expectRateLimited(refused);
     expect(refused.headers['ratelimit-limit']).toBe('20');
+    expect(refused.headers['ratelimit-reset']).toBe(refused.headers['retry-after']);
 
     // Another address is counted on its own.
     const other = await postToken(h, { key: partner.partnerKey, body: validBody, remoteAddress: '198.51.100.11' });
@@ -314,8 +327,49 @@ describe('POST /api/widget/token rate limit', () => {
     expect((await postToken(h, { key: partner.partnerKey, body: validBody, remoteAddress: ip })).statusCode).toBe(200);
   });
 
-  it('counts requests refused for their body or content type', async () => {
+  it('counts every kind of failed authentication, and never a partner’s successes, against the address', async () => {
     const { h, partner } = await harnessWithPartner();
+    const revoked = await h.createPartner({ origins: ['https://old-emr.example.com'] });
+    await h.partners.revoke(revoked.id);
+    // A partner backend minting for a whole clinic from one address: far past 20, all served.
+    for (let request = 1; request <= 100; request += 1) {
+      expect((await postToken(h, { key: partner.partnerKey, body: validBody })).statusCode).toBe(200);
+    }
+    const failures: [TokenRequest, string][] = [
+      [{ body: validBody }, 'missing_partner_key'],
+      [{ key: 'no-separator', body: validBody }, 'invalid_partner_key'],
+      [{ key: revoked.partnerKey, body: validBody }, 'partner_revoked'],
+    ];
+    const attempts = Array.from({ length: 7 }, () => failures)
+      .flat()
+      .slice(0, 20);
+    for (const [request, code] of attempts) expectWidgetError(await postToken(h, request), 401, code);
+    expectRateLimited(await postToken(h, { key: partner.partnerKey, body: validBody }));
+  });
+
+  it('limits each partner’s requests per minute, wherever they come from', async () => {
+    const { h, partner } = await harnessWithPartner({ config: { widgetTokenRateLimitPerMinute: 30 } });
+    for (let request = 1; request <= 30; request += 1) {
+      const response = await postToken(h, {
+        key: partner.partnerKey,
+        body: validBody,
+        remoteAddress: `192.0.2.${request}`,
+      });
+      expect(response.statusCode, `request ${request}`).toBe(200);
+      expect(response.headers['ratelimit-remaining']).toBe(String(30 - request));
+    }
+    const refused = await postToken(h, { key: partner.partnerKey, body: validBody, remoteAddress: '192.0.2.200' });
+    expectRateLimited(refused);
+    expect(refused.headers['ratelimit-limit']).toBe('30');
+    // Another partner has its own allowance, from the same addresses.
+    const other = await h.createPartner({ origins: ['https://other-emr.example.com'] });
+    expect(
+      (await postToken(h, { key: other.partnerKey, body: validBody, remoteAddress: '192.0.2.1' })).statusCode,
+    ).toBe(200);
+  });
+
+  it('counts a partner’s requests refused for their body or content type against the partner', async () => {
+    const { h, partner } = await harnessWithPartner({ config: { widgetTokenRateLimitPerMinute: 20 } });
     for (let request = 1; request <= 20; request += 1) {
       const response = await postToken(h, {
         key: partner.partnerKey,
@@ -330,30 +384,27 @@ describe('POST /api/widget/token rate limit', () => {
   it('follows X-Forwarded-For when TRUST_PROXY is on', async () => {
     const { h, partner } = await harnessWithPartner({ config: { trustProxy: true } });
     const proxy = '10.0.0.1';
-    const from = (client: string) =>
-      postToken(h, {
-        key: partner.partnerKey,
-        body: validBody,
-        remoteAddress: proxy,
-        headers: { 'x-forwarded-for': client },
-      });
-    for (let request = 1; request <= 20; request += 1) expect((await from('203.0.113.7')).statusCode).toBe(200);
-    expectRateLimited(await from('203.0.113.7'));
-    expect((await from('203.0.113.8')).statusCode).toBe(200);
+    const from = (client: string, key: string) =>
+      postToken(h, { key, body: validBody, remoteAddress: proxy, headers: { 'x-forwarded-for': client } });
+    for (let attempt = 1; attempt <= 20; attempt += 1) {
+      expect((await from('203.0.113.7', guess(partner, attempt))).statusCode).toBe(401);
+    }
+    expectRateLimited(await from('203.0.113.7', partner.partnerKey));
+    expect((await from('203.0.113.8', partner.partnerKey)).statusCode).toBe(200);
   });
 
   it('ignores a spoofed X-Forwarded-For when TRUST_PROXY is off', async () => {
     const { h, partner } = await harnessWithPartner();
     expect(h.config.trustProxy).toBe(false);
     const attacker = '198.51.100.66';
-    for (let request = 1; request <= 20; request += 1) {
+    for (let attempt = 1; attempt <= 20; attempt += 1) {
       const response = await postToken(h, {
-        key: partner.partnerKey,
+        key: guess(partner, attempt),
         body: validBody,
         remoteAddress: attacker,
-        headers: { 'x-forwarded-for': `203.0.113.${request}` },
+        headers: { 'x-forwarded-for': `203.0.113.${attempt}` },
       });
-      expect(response.statusCode).toBe(200);
+      expect(response.statusCode).toBe(401);
     }
     expectRateLimited(
       await postToken(h, {
@@ -365,15 +416,14 @@ describe('POST /api/widget/token rate limit', () => {
     );
   });
 
-  it('takes its limit from widgetTokenRateLimitPerMinute', async () => {
-    const { h, partner } = await harnessWithPartner({ config: { widgetTokenRateLimitPerMinute: 30 } });
-    for (let request = 1; request <= 30; request += 1) {
-      const response = await postToken(h, { key: partner.partnerKey, body: validBody });
-      expect(response.statusCode, `request ${request}`).toBe(200);
+  it('takes the failure limit from widgetAuthFailuresPerMinute', async () => {
+    const { h, partner } = await harnessWithPartner({ config: { widgetAuthFailuresPerMinute: 3 } });
+    for (let attempt = 1; attempt <= 3; attempt += 1) {
+      expect((await postToken(h, { key: guess(partner, attempt), body: validBody })).statusCode).toBe(401);
     }
     const refused = await postToken(h, { key: partner.partnerKey, body: validBody });
     expectRateLimited(refused);
-    expect(refused.headers['ratelimit-limit']).toBe('30');
+    expect(refused.headers['ratelimit-limit']).toBe('3');
   });
 
   describe.skipIf(TEST_REDIS_URL === undefined)('across instances sharing Redis', () => {
@@ -388,18 +438,19 @@ describe('POST /api/widget/token rate limit', () => {
       for (const connection of connections.splice(0)) await connection.quit();
     });
 
-    async function instance() {
+    async function instance(options: HarnessOptions = {}) {
       const redis = new Redis(TEST_REDIS_URL ?? '', { maxRetriesPerRequest: 1 });
       connections.push(redis);
-      return harnessWithPartner({ rateLimitStore: new RedisRateLimitStore(redis, prefix) });
+      const store = new RedisRateLimitStore(redis, prefix);
+      return { ...(await harnessWithPartner({ ...options, rateLimitStore: store })), store };
     }
 
-    it('shares one limit between two instances', async () => {
+    it('shares one failure count per address between two instances', async () => {
       const a = await instance();
       const b = await instance();
-      for (let request = 1; request <= 10; request += 1) {
-        expect((await postToken(a.h, { key: a.partner.partnerKey, body: validBody })).statusCode).toBe(200);
-        expect((await postToken(b.h, { key: b.partner.partnerKey, body: validBody })).statusCode).toBe(200);
+      for (let attempt = 1; attempt <= 10; attempt += 1) {
+        expect((await postToken(a.h, { key: guess(a.partner, attempt), body: validBody })).statusCode).toBe(401);
+        expect((await postToken(b.h, { key: guess(b.partner, attempt), body: validBody })).statusCode).toBe(401);
       }
       expectRateLimited(await postToken(a.h, { key: a.partner.partnerKey, body: validBody }));
       expectRateLimited(await postToken(b.h, { key: b.partner.partnerKey, body: validBody }));
@@ -407,6 +458,22 @@ describe('POST /api/widget/token rate limit', () => {
       const other = await postToken(b.h, { key: b.partner.partnerKey, body: validBody, remoteAddress: '192.0.2.9' });
       expect(other.statusCode).toBe(200);
       expect(await connections[0]?.keys(`${prefix}*`)).not.toHaveLength(0);
+    });
+
+    it('shares one partner’s allowance between two instances', async () => {
+      // Two instances of one service: one database, one Redis.
+      const a = await instance({ config: { widgetTokenRateLimitPerMinute: 10 } });
+      const b = await createHarness({
+        database: a.h.database,
+        config: { widgetTokenRateLimitPerMinute: 10 },
+        rateLimitStore: a.store,
+      });
+      harnesses.push(b);
+      for (let request = 1; request <= 5; request += 1) {
+        expect((await postToken(a.h, { key: a.partner.partnerKey, body: validBody })).statusCode).toBe(200);
+        expect((await postToken(b, { key: a.partner.partnerKey, body: validBody })).statusCode).toBe(200);
+      }
+      expectRateLimited(await postToken(b, { key: a.partner.partnerKey, body: validBody, remoteAddress: '192.0.2.9' }));
     });
   });
 });

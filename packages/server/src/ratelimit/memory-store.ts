@@ -26,6 +26,14 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return Promise.resolve({ current: next.current, previous: next.previous });
   }
 
+  peek(subject: string, windowIndex: number): Promise<WindowCounts> {
+    const entry = this.#entries.get(subject);
+    if (entry?.windowIndex === windowIndex)
+      return Promise.resolve({ current: entry.current, previous: entry.previous });
+    const previous = entry?.windowIndex === windowIndex - 1 ? entry.current : 0;
+    return Promise.resolve({ current: 0, previous });
+  }
+
   get size(): number {
     return this.#entries.size;
   }

@@ -16,13 +16,14 @@ const MINUTE = 60 * SECOND;
 const T0 = Date.UTC(2026, 0, 1);
 
 describe('decide', () => {
-  it('allows the request that reaches the limit exactly', () => {
+  it('allows the request that reaches the limit exactly, resetting when the next one fits', () => {
+    // The next request fits once the 10 of this window, as the previous one, weigh 9: 6 s into the next.
     expect(decide({ previous: 0, current: 10 }, 10, MINUTE, T0)).toEqual({
       allowed: true,
       limit: 10,
       remaining: 0,
       retryAfterSeconds: 0,
-      resetSeconds: 60,
+      resetSeconds: 66,
     });
   });
 
@@ -53,7 +54,7 @@ describe('decide', () => {
     expect(decide({ previous: 10, current: 6 }, 10, MINUTE, T0 + 40 * SECOND).allowed).toBe(true);
   });
 
-  it('reports the seconds until the current window ends, at least 1', () => {
+  it('reports the seconds until the current window ends while requests remain, at least 1', () => {
     expect(decide({ previous: 0, current: 1 }, 10, MINUTE, T0).resetSeconds).toBe(60);
     expect(decide({ previous: 0, current: 1 }, 10, MINUTE, T0 + 15_500).resetSeconds).toBe(45);
     expect(decide({ previous: 0, current: 1 }, 10, MINUTE, T0 + MINUTE - 1).resetSeconds).toBe(1);
@@ -70,13 +71,34 @@ describe('decide', () => {
     const decision = decide({ previous: 10, current: 6 }, 10, MINUTE, T0 + 30 * SECOND);
     expect(decision.allowed).toBe(false);
     expect(decision.retryAfterSeconds).toBeGreaterThanOrEqual(1);
-    expect(decision.retryAfterSeconds).toBeLessThanOrEqual(decision.resetSeconds);
+    expect(decision.retryAfterSeconds).toBeLessThanOrEqual(30);
   });
 
   it('points a refusal caused by a full current window past its end, but within the next window', () => {
     const decision = decide({ previous: 0, current: 11 }, 10, MINUTE, T0 + 20 * SECOND);
-    expect(decision.retryAfterSeconds).toBeGreaterThan(decision.resetSeconds);
-    expect(decision.retryAfterSeconds).toBeLessThanOrEqual(decision.resetSeconds + 60);
+    expect(decision.retryAfterSeconds).toBeGreaterThan(40);
+    expect(decision.retryAfterSeconds).toBeLessThanOrEqual(40 + 60);
+  });
+
+  it('gives a refusal the same RateLimit-Reset as Retry-After, wherever in the window it falls', () => {
+    // The case: a window full on its own, refused 21 s in (the window ends in 39 s).
+    const decision = decide({ previous: 0, current: 21 }, 20, MINUTE, T0 + 21 * SECOND);
+    expect(decision.retryAfterSeconds).toBeGreaterThan(39);
+    expect(decision.resetSeconds).toBe(decision.retryAfterSeconds);
+    let refusals = 0;
+    for (const at of [0, 1, 15_500, 30 * SECOND, MINUTE - 1]) {
+      for (const counts of [
+        { previous: 10, current: 6 },
+        { previous: 0, current: 11 },
+        { previous: 1000, current: 9 },
+      ]) {
+        const refused = decide(counts, 10, MINUTE, T0 + at);
+        if (refused.allowed) continue;
+        refusals += 1;
+        expect(refused.resetSeconds).toBe(refused.retryAfterSeconds);
+      }
+    }
+    expect(refusals).toBeGreaterThanOrEqual(10);
   });
 });
 
@@ -176,6 +198,20 @@ describe.each(STORE_CASES)('RateLimiter over $name', ({ skip, open, cleanUp, num
       await store.close();
     });
 
+    it('peeks at both windows without counting', async () => {
+      const store = open();
+      const subject = freshSubject();
+      expect(await store.peek(subject, 5)).toEqual({ current: 0, previous: 0 });
+      await store.increment(subject, 5, MINUTE);
+      await store.increment(subject, 5, MINUTE);
+      expect(await store.peek(subject, 5)).toEqual({ current: 2, previous: 0 });
+      expect(await store.peek(subject, 6)).toEqual({ current: 0, previous: 2 });
+      expect(await store.peek(subject, 7)).toEqual({ current: 0, previous: 0 });
+      // Peeking added nothing.
+      expect(await store.increment(subject, 5, MINUTE)).toEqual({ current: 3, previous: 0 });
+      await store.close();
+    });
+
     it('keeps subjects apart', async () => {
       const store = open();
       const [a, b] = [freshSubject(), freshSubject()];
@@ -201,14 +237,27 @@ describe.each(STORE_CASES)('RateLimiter over $name', ({ skip, open, cleanUp, num
         });
       }
       const refused = await limiter.hit(subject, 5, MINUTE);
-      expect(refused).toMatchObject({
-        allowed: false,
-        remaining: 0,
-        resetSeconds: 50,
-      });
+      expect(refused).toMatchObject({ allowed: false, remaining: 0 });
       expect(refused.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+      expect(refused.resetSeconds).toBe(refused.retryAfterSeconds);
       // Another subject is unaffected.
       expect((await limiter.hit(freshSubject(), 5, MINUTE)).allowed).toBe(true);
+    });
+
+    it('tells from a peek whether one more hit would be allowed, counting nothing', async () => {
+      const clock = new ManualClock(T0 + 10 * SECOND);
+      const limiter = new RateLimiter(open(), () => clock.now());
+      const subject = freshSubject();
+      for (let hit = 1; hit <= 3; hit += 1) {
+        expect(await limiter.peek(subject, 3, MINUTE)).toMatchObject({ allowed: true, remaining: 3 - hit });
+        await limiter.hit(subject, 3, MINUTE);
+      }
+      const refused = await limiter.peek(subject, 3, MINUTE);
+      expect(refused).toMatchObject({ allowed: false, remaining: 0 });
+      expect(refused.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+      expect(await limiter.peek(subject, 3, MINUTE)).toEqual(refused);
+      clock.advance(refused.retryAfterSeconds * SECOND);
+      expect((await limiter.peek(subject, 3, MINUTE)).allowed).toBe(true);
     });
 
     it('allows a new request once Retry-After has passed', async () => {
@@ -254,16 +303,18 @@ describe.each(STORE_CASES)('RateLimiter over $name', ({ skip, open, cleanUp, num
               clock.advance(Math.floor(gap * windowMs));
               const decision = await limiter.hit(subject, limit, windowMs);
               expect(decision.resetSeconds).toBeGreaterThanOrEqual(1);
-              expect(decision.resetSeconds).toBeLessThanOrEqual(Math.ceil(windowMs / SECOND));
+              if (decision.remaining > 0) {
+                expect(decision.resetSeconds).toBeLessThanOrEqual(Math.ceil(windowMs / SECOND));
+              }
               if (decision.allowed) {
                 expect(decision.retryAfterSeconds).toBe(0);
                 continue;
               }
               expect(decision.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+              expect(decision.resetSeconds).toBe(decision.retryAfterSeconds);
               // Never longer than what is left of this window plus the next one.
-              expect(decision.retryAfterSeconds).toBeLessThanOrEqual(
-                decision.resetSeconds + Math.ceil(windowMs / SECOND),
-              );
+              const windowLeftSeconds = Math.ceil((windowMs - (clock.now() % windowMs)) / SECOND);
+              expect(decision.retryAfterSeconds).toBeLessThanOrEqual(windowLeftSeconds + Math.ceil(windowMs / SECOND));
               clock.advance(decision.retryAfterSeconds * SECOND);
               expect((await limiter.hit(subject, limit, windowMs)).allowed).toBe(true);
             }

@@ -1,3 +1,5 @@
+import { AppError } from '../errors.js';
+
 /** Request counts of the current and the previous fixed window for one subject. */
 export interface WindowCounts {
   current: number;
@@ -8,6 +10,8 @@ export interface WindowCounts {
 export interface RateLimitStore {
   /** Adds one hit to `subject`'s window `windowIndex` and returns both windows' counts after it. */
   increment(subject: string, windowIndex: number, windowMs: number): Promise<WindowCounts>;
+  /** Both windows' counts as they stand, adding nothing. */
+  peek(subject: string, windowIndex: number): Promise<WindowCounts>;
   close(): Promise<void>;
 }
 
@@ -17,7 +21,10 @@ export interface RateLimitDecision {
   remaining: number;
   /** Seconds until a refused caller may try again (0 when allowed). */
   retryAfterSeconds: number;
-  /** Seconds until the current window ends. */
+  /**
+   * Seconds until the caller has room again: with requests remaining, until the current window
+   * ends; with none left, until the next one fits, so a refusal's equals its `retryAfterSeconds`.
+   */
   resetSeconds: number;
 }
 
@@ -30,9 +37,11 @@ export function decide(counts: WindowCounts, limit: number, windowMs: number, no
   const elapsed = now % windowMs;
   const weighted = Math.floor((counts.previous * (windowMs - elapsed)) / windowMs) + counts.current;
   const allowed = weighted <= limit;
-  const resetSeconds = Math.max(1, Math.ceil((windowMs - elapsed) / 1000));
-  const retryAfterSeconds = allowed ? 0 : Math.max(1, Math.ceil(msUntilRoom(counts, limit, windowMs, elapsed) / 1000));
-  return { allowed, limit, remaining: Math.max(0, limit - weighted), retryAfterSeconds, resetSeconds };
+  const remaining = Math.max(0, limit - weighted);
+  // Whole seconds, rounded up, so a client that waits them always finds room.
+  const untilRoom = remaining > 0 ? 0 : Math.max(1, Math.ceil(msUntilRoom(counts, limit, windowMs, elapsed) / 1000));
+  const resetSeconds = remaining > 0 ? Math.max(1, Math.ceil((windowMs - elapsed) / 1000)) : untilRoom;
+  return { allowed, limit, remaining, retryAfterSeconds: allowed ? 0 : untilRoom, resetSeconds };
 }
 
 /** When one more request would fit, as the previous window slides out of the weighted count. */
@@ -47,6 +56,9 @@ function msUntilRoom(counts: WindowCounts, limit: number, windowMs: number, elap
   return windowMs - elapsed + Math.max(0, t);
 }
 
+/** How long a caller refused for an unreachable store is asked to wait: an outage outlasts a moment. */
+export const STORE_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
 export class RateLimiter {
   constructor(
     private readonly store: RateLimitStore,
@@ -55,7 +67,32 @@ export class RateLimiter {
 
   async hit(subject: string, limit: number, windowMs: number): Promise<RateLimitDecision> {
     const now = this.now();
-    const counts = await this.store.increment(subject, Math.floor(now / windowMs), windowMs);
+    const counts = await this.counted(() => this.store.increment(subject, Math.floor(now / windowMs), windowMs));
     return decide(counts, limit, windowMs, now);
+  }
+
+  /**
+   * Whether one more hit would be allowed, without counting one: for limits that count only some
+   * outcomes (failed authentications), checked before the outcome is known.
+   */
+  async peek(subject: string, limit: number, windowMs: number): Promise<RateLimitDecision> {
+    const now = this.now();
+    const counts = await this.counted(() => this.store.peek(subject, Math.floor(now / windowMs)));
+    return decide({ ...counts, current: counts.current + 1 }, limit, windowMs, now);
+  }
+
+  /**
+   * A store that cannot count (Redis down) leaves the request neither allowed nor refused for its
+   * rate: it is the service that is unavailable, a 503 the caller retries, not a 500.
+   */
+  private async counted(count: () => Promise<WindowCounts>): Promise<WindowCounts> {
+    try {
+      return await count();
+    } catch (error) {
+      throw new AppError('service_unavailable', 'Request rates cannot be counted right now; retry shortly.', {
+        headers: { 'retry-after': String(STORE_UNAVAILABLE_RETRY_AFTER_SECONDS) },
+        cause: error,
+      });
+    }
   }
 }

@@ -21,13 +21,25 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   async increment(subject: string, windowIndex: number, windowMs: number): Promise<WindowCounts> {
-    const key = (index: number) => `${this.keyPrefix}${subject}:${index}`;
+    const key = (index: number) => this.key(subject, index);
     const command = (this.redis as unknown as Record<string, (...args: unknown[]) => Promise<[number, number]>>)[
       'chartwrightRateLimitIncrement'
     ];
     if (command === undefined) throw new Error('rate limit script is not defined');
     const [current, previous] = await command.call(this.redis, key(windowIndex), key(windowIndex - 1), windowMs * 2);
     return { current, previous };
+  }
+
+  async peek(subject: string, windowIndex: number): Promise<WindowCounts> {
+    const [current, previous] = await this.redis.mget(
+      this.key(subject, windowIndex),
+      this.key(subject, windowIndex - 1),
+    );
+    return { current: Number(current ?? 0), previous: Number(previous ?? 0) };
+  }
+
+  private key(subject: string, windowIndex: number): string {
+    return `${this.keyPrefix}${subject}:${windowIndex}`;
   }
 
   async close(): Promise<void> {

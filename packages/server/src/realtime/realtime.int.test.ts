@@ -487,6 +487,22 @@ describe.skipIf(missing.length > 0)('realtime WebSocket with PocketSphinx', () =
       expect(client.of('ended')).toMatchObject([{ reason: 'stopped', audioMs: msOf(audio.length), segments: 1 }]);
     }, 30_000);
 
+    it('answers a burst of misaligned frames with one error, and the next burst with one more', async () => {
+      const client = track(await open(url, { bearer: h.project.testKey }));
+      await started(client, { ...START, interimResults: false });
+      for (let frame = 0; frame < 200; frame += 1) client.socket.send(Buffer.alloc(321 + 2 * (frame % 7)));
+      // An aligned frame ends the burst: it is decoded, and the next misaligned frame is reported again.
+      client.socket.send(silence(100));
+      for (let frame = 0; frame < 50; frame += 1) client.socket.send(Buffer.alloc(33));
+      client.send({ type: 'stop' });
+      expect((await client.closed).code).toBe(1000);
+      expect(client.of('error').map((e) => [e.code, e.fatal])).toEqual([
+        ['misaligned_audio', false],
+        ['misaligned_audio', false],
+      ]);
+      expect(client.of('ended')).toMatchObject([{ reason: 'stopped', audioMs: 100 }]);
+    }, 30_000);
+
     it('closes with 1009 a frame beyond four times the frame limit', async () => {
       await setUp({ maxFrameBytes: 1024 });
       const client = track(await open(url, { bearer: h.project.testKey }));

@@ -86,8 +86,10 @@ export class ResumeLookup {
     ) {
       return REFUSED;
     }
-    // A widget's token carries its encounter: it may continue only that encounter's sessions.
-    if (principal.kind === 'realtime_token' && principal.encounterId !== found.encounter_id) return REFUSED;
+    // A widget's token carries its encounter: it may continue only that encounter's sessions, and
+    // nothing else (an sk_ key, a token it minted) may continue, and so replay, an encounter's.
+    const encounterId = principal.kind === 'realtime_token' ? principal.encounterId : null;
+    if (encounterId !== found.encounter_id) return REFUSED;
     return { sessionId: found.id };
   }
 

@@ -1,10 +1,14 @@
-import type { ErrorBody, RealtimeSessionResource } from '@chartwright/protocol';
+import type { ErrorBody, RealtimeSessionResource, WidgetTranscript } from '@chartwright/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+import type { Principal } from '../auth/principal.js';
+import { hashSecret } from '../auth/secrets.js';
 import type { RealtimeSessionRow } from '../store/realtime-sessions.js';
 import { TEST_DIALECTS } from '@chartwright/testing/databases.js';
 import { createHarness, type Harness } from '@chartwright/testing/harness.js';
+import { openWidget, widgetCall } from '@chartwright/testing/widget-encounters.js';
 import { Deletion } from '../retention/deletion.js';
+import { ResumeLookup } from './resume-lookup.js';
 import { RealtimeSessionArchive } from './session-archive.js';
 import { RESUME_WINDOW_MS } from './stored-session.js';
 
@@ -147,6 +151,63 @@ describe.each(TEST_DIALECTS)('realtime sessions after the fact (%s)', (dialect) 
     expect(deleted.statusCode).toBe(404);
     expect((await get('rts_sandbox')).statusCode).toBe(200);
     expect((await get('rts_never')).statusCode).toBe(404);
+  });
+
+  it('keeps a partner widget’s encounter sessions from every key of the environment, sandbox included', async () => {
+    const partner = await h.createPartner();
+    const widget = await openWidget(h, partner.partnerKey, { emrSessionId: 'visit-1' });
+    await storeSession('rts_widget', {
+      credential_kind: 'realtime_token',
+      api_key_id: null,
+      partner_id: partner.id,
+      encounter_id: widget.sessionId,
+      resume_token_hash: hashSecret('rsm_widget'),
+    });
+    for (const key of [h.project.testKey, h.project.liveKey]) {
+      const read = await get('rts_widget', key);
+      expect(read.statusCode).toBe(404);
+      expect(read.json<ErrorBody>().error.code).toBe('realtime_session_not_found');
+      const deleted = await h.request({ method: 'DELETE', url: '/api/v1/realtime/sessions/rts_widget', key });
+      expect(deleted.statusCode).toBe(404);
+      expect(deleted.json<ErrorBody>().error.code).toBe('realtime_session_not_found');
+    }
+    // Nor can a key continue it, and so replay its transcript, with its resume token.
+    const lookup = (principal: Principal) =>
+      new ResumeLookup(
+        {
+          store: {
+            sessions: h.repositories.realtimeSessions,
+            segments: h.repositories.transcriptSegments,
+            corrections: h.repositories.transcriptCorrections,
+          },
+          clock: h.clock,
+          maxSessionSeconds: h.config.realtime.maxSessionSeconds,
+          settled: () => Promise.resolve(),
+        },
+        principal,
+      ).find({ sessionId: 'rts_widget', resumeToken: 'rsm_widget', lastAckedAudioMs: 0 });
+    const scope = { projectId: h.project.id, environment: 'test' } as const;
+    const keyPrincipal: Principal = { kind: 'api_key', ...scope, apiKeyId: h.project.testKeyId, expiresAt: null };
+    const tokenPrincipal = (encounterId: string | null): Principal => ({
+      kind: 'realtime_token',
+      ...scope,
+      tokenId: 'rtt_x',
+      issuer: encounterId === null ? { kind: 'api_key', id: h.project.testKeyId } : { kind: 'partner', id: partner.id },
+      encounterId,
+      expiresAt: h.clock.now() + 60_000,
+    });
+    expect(await lookup(keyPrincipal)).toEqual(expect.any(String));
+    expect(await lookup(tokenPrincipal(null))).toEqual(expect.any(String));
+    expect(await lookup(tokenPrincipal(widget.sessionId))).toEqual({ sessionId: 'rts_widget' });
+    // The widget API still reads it, for the encounter's clinician.
+    const transcript = await widgetCall(
+      h,
+      widget.token,
+      'GET',
+      `/api/widget/encounters/${widget.sessionId}/transcript`,
+    );
+    expect(transcript.statusCode, transcript.body).toBe(200);
+    expect(transcript.json<WidgetTranscript>().realtimeSessions.map((session) => session.id)).toEqual(['rts_widget']);
   });
 
   it('stops serving a session at the end of its retention and the sweep deletes it with its segments', async () => {

@@ -1,6 +1,7 @@
 /**
  * Realtime sessions after the fact: reading a session and its stored transcript back, deleting it on
- * request, and the retention sweep. Everything is scoped to the project environment that made it.
+ * request, and the retention sweep. Everything is scoped to the project environment that made it,
+ * and a partner widget's encounter sessions to the widget API alone.
  */
 import { endedEventSchema, type AudioFormat, type RealtimeSessionResource } from '@chartwright/protocol';
 
@@ -89,9 +90,15 @@ export class RealtimeSessionArchive {
     await this.deps.deletion.realtimeSession(row.id);
   }
 
+  /**
+   * A session an sk_ key of its project environment may read or delete. A partner's encounter
+   * sessions are not among them: the partner's clinician reaches them through the widget API, and no
+   * key of the environment (a sandbox one included) may read or delete their patient's words. They
+   * are answered as unknown ids are, so a key cannot learn which exist.
+   */
   private async find(scope: ProjectScope, id: string, now: number): Promise<RealtimeSessionRow> {
     const row = await this.deps.store.sessions.getScoped(id, scope, now - this.retentionMs);
-    if (row === undefined) {
+    if (row?.encounter_id !== null) {
       throw new AppError(
         'realtime_session_not_found',
         `No realtime session ${id} exists for this key's project environment.`,

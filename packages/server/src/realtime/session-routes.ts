@@ -4,12 +4,7 @@ import type { RealtimeSessionArchive } from './session-archive.js';
 
 /** Reading back, and deleting, what a realtime session stored. */
 export function realtimeSessionRoutes(api: Area<'api_key', ApiKeyPrincipal>, archive: RealtimeSessionArchive): void {
-  route(api, 'retrieveRealtimeSession', async ({ params, principal, reply }) => {
-    const session = await archive.retrieve(principal, params.id);
-    // A transcript is PHI: no shared cache may keep it.
-    reply.header('cache-control', 'no-store');
-    return session;
-  });
+  route(api, 'retrieveRealtimeSession', ({ params, principal }) => archive.retrieve(principal, params.id));
 
   route(api, 'deleteRealtimeSession', async ({ params, principal }) => {
     await archive.delete(principal, params.id);

@@ -41,6 +41,10 @@ export class PartnersRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
+  async setAllowedOrigins(id: string, allowedOrigins: string): Promise<void> {
+    await this.db.updateTable('partners').set({ allowed_origins: allowedOrigins }).where('id', '=', id).execute();
+  }
+
   async revoke(id: string, at: number): Promise<boolean> {
     const result = await this.db
       .updateTable('partners')

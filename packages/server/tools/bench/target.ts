@@ -58,7 +58,7 @@ async function start(opened: Opened): Promise<Targets> {
     // more than ~16,000 authenticated requests per second sustained for a minute; the runner
     // fails loudly on any non-200 if that ever happens.
     API_RATE_LIMIT_PER_MINUTE: '1000000',
-    // Raised for the same reason: the interface's 20 per minute per IP would refuse all but 20.
+    // Raised for the same reason: one partner mints every token of the run.
     WIDGET_TOKEN_RATE_LIMIT_PER_MINUTE: '1000000',
     ...recognizerEnvironment(process.env),
   });

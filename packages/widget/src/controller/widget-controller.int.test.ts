@@ -149,19 +149,19 @@ describe('the widget controller against the service', () => {
     });
   });
 
-  it('swaps in a refreshed token without a reload, and refuses one for another clinician', async () => {
+  it('swaps in a refreshed token without a reload, and refuses one for another clinician or EMR session', async () => {
     const widget = await open('visit-refresh');
     await widget.controller.receive(patient('MRN-6', 'Fay Example'));
     await widget.controller.receive({ type: 'TOKEN_REFRESH', token: await mint('visit-refresh', 'emr-user-2') });
-    expect(widget.postedOf('WIDGET_ERROR')).toEqual([
-      {
-        type: 'WIDGET_ERROR',
-        code: 'INVALID_MESSAGE',
-        message: 'token: must be for the same partner and clinician as the current one',
-      },
-    ]);
+    await widget.controller.receive({ type: 'TOKEN_REFRESH', token: await mint('visit-other') });
+    const refusal = {
+      type: 'WIDGET_ERROR',
+      code: 'INVALID_MESSAGE',
+      message: 'token: must be for the same partner, clinician and emrSessionId as the current one',
+    };
+    expect(widget.postedOf('WIDGET_ERROR')).toEqual([refusal, refusal]);
     await widget.controller.receive({ type: 'TOKEN_REFRESH', token: 'not-a-jwt' });
-    expect(widget.postedOf('WIDGET_ERROR')[1]).toEqual({
+    expect(widget.postedOf('WIDGET_ERROR')[2]).toEqual({
       type: 'WIDGET_ERROR',
       code: 'INVALID_MESSAGE',
       message: 'token: the service refused it (invalid_widget_token)',

@@ -92,9 +92,14 @@ export class WidgetToken implements WidgetCredentials {
     const current = workspaceOf(store.state)?.widgetSession ?? null;
     if (
       current !== null &&
-      (widgetSession.partner.id !== current.partner.id || widgetSession.clinician.id !== current.clinician.id)
+      (widgetSession.partner.id !== current.partner.id ||
+        widgetSession.clinician.id !== current.clinician.id ||
+        // The service opens a token's emrSessionId encounter only: another would lock this one out.
+        widgetSession.emrSessionId !== current.emrSessionId)
     ) {
-      postError('INVALID_MESSAGE', ['token: must be for the same partner and clinician as the current one']);
+      postError('INVALID_MESSAGE', [
+        'token: must be for the same partner, clinician and emrSessionId as the current one',
+      ]);
       return;
     }
     this.token = token;

@@ -21,22 +21,19 @@ export function documentRoutes(widget: Area<'widget_token', WidgetSession>, docu
     return null;
   });
 
-  route(widget, 'createWidgetDocumentPdf', async ({ params, principal, reply }) => {
-    const link = await documents.pdfLink(principal, params.sessionId, params.documentId);
-    reply.header('cache-control', 'no-store');
-    return link;
-  });
+  route(widget, 'createWidgetDocumentPdf', ({ params, principal }) =>
+    documents.pdfLink(principal, params.sessionId, params.documentId),
+  );
 }
 
 /**
  * The PDF behind PUSH_DOCUMENT's pdfUrl. The signed, expiring query is the only credential, so an
- * EMR's server can fetch it; it is never cached.
+ * EMR's server can fetch it; it is never cached (the widget area's rule).
  */
 export function documentLinkRoutes(open: Area<'none', null>, documents: EncounterDocumentService): void {
   route(open, 'downloadWidgetDocumentPdf', async ({ params, query, reply }) => {
     const { pdf, filename } = await documents.download(params.documentId, query);
     reply
-      .header('cache-control', 'no-store')
       .header('content-disposition', `attachment; filename="${filename}"`)
       .header('x-content-type-options', 'nosniff')
       .header('referrer-policy', 'no-referrer');

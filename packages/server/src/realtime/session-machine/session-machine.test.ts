@@ -435,6 +435,7 @@ describe('the session machine: start with resume', () => {
         acked: 2,
         ackedMs: 1200,
         skipUntilFrames: [24_000],
+        misalignedReported: false,
       },
     });
     expect(sent(step.commands)).toEqual([
@@ -590,15 +591,26 @@ describe('the session machine: streaming', () => {
     ]);
   });
 
+  it('drops a burst of misaligned audio with one non-fatal error, and reports the next burst again', () => {
+    const before = streaming();
+    const misaligned = error(
+      'misaligned_audio',
+      'pcm_s16le audio with 1 channel(s) comes in multiples of 2 bytes; this frame had 3 and was dropped ' +
+        '(so are the misaligned frames after it, without another error, until an aligned one comes).',
+    );
+    const burst = run([audio(0, 3), audio(0, 5), audio(0, 7), audio(0, 3)], before);
+    expect(sent(burst.commands)).toEqual([misaligned]);
+    expect(burst.commands.filter((command) => command.type === 'write_audio')).toEqual([]);
+    expect(before).toMatchObject({ streaming: { framesReceived: 0, misalignedReported: false } });
+    expect(burst.state).toMatchObject({ streaming: { framesReceived: 0, misalignedReported: true } });
+    // An aligned frame is taken and ends the burst; the next misaligned one is reported again.
+    const next = run([audio(500), audio(0, 3), audio(0, 3)], burst.state);
+    expect(sent(next.commands)).toEqual([misaligned]);
+    expect(next.commands.filter((command) => command.type === 'write_audio')).toHaveLength(1);
+    expect(next.state).toMatchObject({ streaming: { framesReceived: 8000, misalignedReported: true } });
+  });
+
   it.each([
-    [
-      'misaligned audio',
-      audio(0, 3),
-      error(
-        'misaligned_audio',
-        'pcm_s16le audio with 1 channel(s) comes in multiples of 2 bytes; this frame had 3 and was dropped.',
-      ),
-    ],
     [
       'an oversized frame',
       oversized(4097),

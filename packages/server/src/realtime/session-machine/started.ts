@@ -46,6 +46,7 @@ function streamingOf(start: StartMessage, resume: ResumePoint | undefined, chann
     acked: Math.floor(receivedMs / ACK_INTERVAL_MS),
     ackedMs: receivedMs,
     skipUntilFrames: decodeFromMs.map(framesAt),
+    misalignedReported: false,
   };
 }
 

@@ -37,24 +37,33 @@ function acknowledge(streaming: Streaming, minStepMs: number): { streaming: Stre
 }
 
 /**
- * Drops misaligned audio and, while paused, all of it; counts the rest, and at each 500 ms of it
- * acknowledges how far the audio is committed, when that moved on.
+ * Drops misaligned audio (telling the client once per burst of it) and, while paused, all of it;
+ * counts the rest, and at each 500 ms of it acknowledges how far the audio is committed, when that
+ * moved on.
  */
 function audio(state: StreamingState, data: Uint8Array): Transition {
-  const { streaming } = state;
-  const { format } = streaming;
+  const { format } = state.streaming;
   const frames = framesIn(format, data.byteLength);
   if (frames === undefined) {
-    return to(
+    if (state.streaming.misalignedReported) return stay(state);
+    return withStreaming(
       state,
+      { ...state.streaming, misalignedReported: true },
       sendError(
         'misaligned_audio',
         `${format.encoding} audio with ${format.channels} channel(s) comes in multiples of ` +
-          `${bytesPerFrame(format)} bytes; this frame had ${data.byteLength} and was dropped.`,
+          `${bytesPerFrame(format)} bytes; this frame had ${data.byteLength} and was dropped ` +
+          '(so are the misaligned frames after it, without another error, until an aligned one comes).',
       ),
     );
   }
-  if (streaming.paused || frames === 0) return stay(state);
+  // An aligned frame ends the burst: the next misaligned one is reported again.
+  const streaming = state.streaming.misalignedReported
+    ? { ...state.streaming, misalignedReported: false }
+    : state.streaming;
+  if (streaming.paused || frames === 0) {
+    return streaming === state.streaming ? stay(state) : withStreaming(state, streaming);
+  }
   const commands: SessionCommand[] = [];
   // After a resume, the resent audio a channel's recognizer already transcribed is counted, not decoded again.
   const skip = streaming.skipUntilFrames.map((until) =>

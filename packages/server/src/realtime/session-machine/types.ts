@@ -126,6 +126,11 @@ export interface Streaming extends Transcript {
   ackedMs: number;
   /** Per channel, audio up to here (frames) was transcribed before a resume: its resent copy is counted, not decoded. */
   skipUntilFrames: number[];
+  /**
+   * A misaligned frame was answered with `misaligned_audio` and no aligned one has come since: the
+   * rest of the burst is dropped silently, so a client sending bad frames gets one error, not one each.
+   */
+  misalignedReported: boolean;
 }
 
 /**

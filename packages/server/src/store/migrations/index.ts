@@ -13,6 +13,7 @@ import { realtimeResumeInContext } from './0010-realtime-resume-in-context.js';
 import { transcriptReview } from './0011-transcript-review.js';
 import { realtimeCepstralMeans } from './0012-realtime-cepstral-means.js';
 import { auditLog } from './0013-audit-log.js';
+import { exactPartnerOrigins } from './0014-exact-partner-origins.js';
 
 /**
  * Migrations in the order they apply. Names sort lexically, so they carry a zero-padded number;
@@ -32,6 +33,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0011-transcript-review': transcriptReview,
   '0012-realtime-cepstral-means': realtimeCepstralMeans,
   '0013-audit-log': auditLog,
+  '0014-exact-partner-origins': exactPartnerOrigins,
 };
 
 /** Every migration's name, in the order they apply. */

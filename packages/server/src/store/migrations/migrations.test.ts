@@ -580,4 +580,46 @@ describe.each(TEST_DIALECTS)('migrations on %s', (dialect) => {
     });
     expect(await sessions.get('rts_before')).toMatchObject({ committed_ms: '[4900]', cepstral_means: '[[48.5,6.25]]' });
   });
+
+  it('drops the stored partner origins that are not exact in 0014, keeping the others', async () => {
+    const { database, db, project } = await before('0014-exact-partner-origins');
+    const partner = (id: string, origins: string[]) => ({
+      id,
+      project_id: project.id,
+      environment: 'test' as const,
+      name: id,
+      secret_hash: `hash-${id}`,
+      secret_hint: '…',
+      previous_secret_hash: null,
+      previous_secret_expires_at: null,
+      allowed_origins: JSON.stringify(origins),
+      token_lifetime_seconds: 86_400,
+      created_at: 1,
+      revoked_at: null,
+    });
+    await db
+      .insertInto('partners')
+      .values([
+        partner('ptn_mixed', ['https://*.example.com', 'https://emr.example.com', 'https://*']),
+        partner('ptn_wild', ['https://*.example.com']),
+        partner('ptn_exact', ['https://emr.example.com', 'http://localhost:3000']),
+      ])
+      .execute();
+
+    await migrateToLatest(database);
+    const partners = new PartnerService(createRepositories(database), new ManualClock(), 0);
+    const origins = Object.fromEntries((await partners.list()).map((row) => [row.id, row.allowedOrigins]));
+    expect(origins).toEqual({
+      ptn_mixed: ['https://emr.example.com'],
+      ptn_wild: [],
+      ptn_exact: ['https://emr.example.com', 'http://localhost:3000'],
+    });
+    const stored = await db.selectFrom('partners').select(['id', 'allowed_origins']).orderBy('id').execute();
+    expect(stored.map((row) => row.allowed_origins).join()).not.toContain('*');
+    // The partner left with none is framed nowhere until it is given exact origins again.
+    await partners.setOrigins('ptn_wild', ['https://wild.example.com']);
+    expect((await partners.list()).find((row) => row.id === 'ptn_wild')?.allowedOrigins).toEqual([
+      'https://wild.example.com',
+    ]);
+  });
 });

@@ -1,0 +1,13 @@
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Every response of the context, errors included, tells browsers and shared caches to keep no copy
+ * (`Cache-Control: no-store`): these routes answer with patient data (notes, transcripts, encounters,
+ * documents, PDFs) or the credentials that reach it. A route that chose its own policy for a
+ * response that holds neither (the template list's revalidation) keeps it.
+ */
+export function noStoreResponses(app: FastifyInstance): void {
+  app.addHook('onSend', async (_request, reply) => {
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+  });
+}
