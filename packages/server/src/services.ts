@@ -12,8 +12,8 @@ import { EncounterNoteService } from './encounters/encounter-notes.js';
 import { EncounterService } from './encounters/encounter-service.js';
 import { TranscriptCorrectionService } from './encounters/transcript-corrections.js';
 import { EncounterTranscripts } from './encounters/transcripts.js';
-import { noteProducer } from './notes/engines/select.js';
 import { NoteService } from './notes/note-service.js';
+import { notePoolFor, type NotePool } from './notes/pool/note-pool.js';
 import type { ReadinessCheck } from './operations/routes.js';
 import { PartnerService } from './partners/partner-service.js';
 import { WidgetTokenSigner } from './partners/signer.js';
@@ -47,6 +47,8 @@ export interface Services {
   rateLimiter: RateLimiter;
   realtimeTokens: RealtimeTokenService;
   notes: NoteService;
+  /** Where notes are written, off the event loop; closed with the app. */
+  notePool: NotePool;
   realtime: RealtimeService;
   realtimeArchive: RealtimeSessionArchive;
   signer: WidgetTokenSigner;
@@ -70,12 +72,8 @@ export async function createServices(config: Config, deps: AppDependencies): Pro
     issuer: config.widgetBaseUrl,
     privateKeyPem: config.widgetJwtPrivateKey,
   });
-  const notes = new NoteService(
-    repositories,
-    clock,
-    noteProducer(config, deps.logger),
-    config.notes.retentionDays * DAY_MS,
-  );
+  const notePool = notePoolFor(config.notes, deps.logger);
+  const notes = new NoteService(repositories, clock, notePool.write, config.notes.retentionDays * DAY_MS);
   const recognizer = deps.recognizer ?? UNCONFIGURED_RECOGNIZER;
   const realtimeStore = {
     sessions: repositories.realtimeSessions,
@@ -101,6 +99,7 @@ export async function createServices(config: Config, deps: AppDependencies): Pro
     rateLimiter: new RateLimiter(deps.rateLimitStore, () => clock.now()),
     realtimeTokens,
     notes,
+    notePool,
     realtime,
     realtimeArchive,
     signer,
