@@ -101,7 +101,9 @@ export function neighbourScenarios(): Scenario[] {
     name: quietName,
     async measure(context) {
       const { result, probes } = await probed(context, () => streams.measure(context));
-      quiet = { measurement: result, probes };
+      // A failed quiet run is no baseline: the busy run then reports no ratio.
+      quiet =
+        result.problems.length === 0 && probes.healthProblems.length === 0 ? { measurement: result, probes } : null;
       return {
         ...result,
         problems: [...result.problems, ...probes.healthProblems],

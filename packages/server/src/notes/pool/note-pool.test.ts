@@ -5,6 +5,7 @@ import { createNoteRequestSchema, type CreateNoteRequest, type ErrorBody, type N
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { createHarness, type Harness } from '@chartwright/testing/harness.js';
+import { openWidget, widgetCall } from '@chartwright/testing/widget-encounters.js';
 
 import { testConfig } from '../../config/config.js';
 import { AppError } from '../../errors.js';
@@ -113,7 +114,7 @@ describe('NotePool', () => {
     await notes.warmUp();
     const [pid] = notes.pids();
     expect(pid).toBeDefined();
-    const expected = Math.min(19, getPriority() + 10);
+    const expected = Math.min(19, getPriority() + 19);
     expect(getPriority(pid)).toBe(expected);
     if (process.platform === 'linux') {
       const threads = threadNiceness(pid ?? 0);
@@ -201,6 +202,21 @@ describe('POST /api/v1/notes through the note workers', () => {
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
   });
 
+  it('answers the widget 503 notes_overloaded with Retry-After in its envelope when the queue is full', async () => {
+    h = await createHarness({ config: { notes: { ...testConfig().notes, workers: 1, queueLimit: 0 } } });
+    const partner = await h.createPartner();
+    const widget = await openWidget(h, partner.partnerKey, { emrSessionId: 'visit-busy' });
+    const url = `/api/widget/encounters/${widget.sessionId}/notes`;
+    const [written, refused] = await Promise.all([
+      widgetCall(h, widget.token, 'POST', url, { conversationText: LONG_VISIT }),
+      widgetCall(h, widget.token, 'POST', url, { conversationText: COUGH }),
+    ]);
+    expect(written.statusCode).toBe(201);
+    expect(refused.statusCode).toBe(503);
+    expect(refused.json<{ error: { code: string } }>().error.code).toBe('notes_overloaded');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  });
+
   it('answers 500 note_worker_crashed when the worker is killed, and writes the next note', async () => {
     h = await createHarness({ config: { notes: { ...testConfig().notes, workers: 1 } } });
     await h.app.notePool.warmUp();
@@ -216,5 +232,16 @@ describe('POST /api/v1/notes through the note workers', () => {
     expect(next.statusCode).toBe(201);
     expect(next.json<Note>().note).toContain('bronchitis');
     expect(h.app.notePool.pids()).not.toContain(pid);
+  });
+});
+
+describe('the note workers and the app', () => {
+  it('stop when the app closes', async () => {
+    const h = await createHarness();
+    await h.app.notePool.warmUp();
+    const pids = h.app.notePool.pids();
+    expect(pids.length).toBeGreaterThan(0);
+    await h.close();
+    for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
   });
 });

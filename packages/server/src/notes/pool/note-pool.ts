@@ -55,10 +55,11 @@ const INITIAL_NOTE_MS = 1_000;
 
 /**
  * How far below the service (and its recognizer workers, which run at the service's priority) a
- * note worker runs: at nice +10 a busy worker gets about a tenth of a core that realtime decoding
- * also wants, so notes wait rather than transcripts.
+ * note worker runs: +19, which is nice 19 (the lowest) for a service at the default 0. With the
+ * recognizer workers busy, a note worker then gets about 1.5% of a core they also want, so notes
+ * wait rather than transcripts; on idle cores it runs at full speed.
  */
-const NOTE_WORKER_NICENESS = 10;
+const NOTE_WORKER_NICENESS = 19;
 /** An LLM job mostly waits on its provider: this many share a worker, their CPU parts taking turns. */
 const OPENAI_JOBS_PER_WORKER = 8;
 
