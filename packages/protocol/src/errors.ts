@@ -130,6 +130,14 @@ export const ERROR_CODES = Object.freeze({
   api_key_not_active: code('conflict_error', 'The key was already rotated or revoked, so it cannot be rotated again.'),
   rate_limited: code('rate_limit_error', 'Too many requests; retry after the Retry-After header.'),
   internal_error: code('api_error', 'An unexpected error; the requestId identifies it in the logs.'),
+  note_worker_crashed: code(
+    'api_error',
+    'The worker process writing the note stopped (a fault, or it was killed); it is replaced, so the same request may be sent again.',
+  ),
+  notes_overloaded: code(
+    'overloaded_error',
+    'As many notes as the instance queues are already waiting to be written; retry after the Retry-After header.',
+  ),
   service_unavailable: code('overloaded_error', 'The service is starting, stopping or cannot reach a dependency.'),
 } as const satisfies Record<string, ErrorCodeSpec>);
 export type ErrorCode = keyof typeof ERROR_CODES;

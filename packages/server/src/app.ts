@@ -9,6 +9,7 @@ import { registerJsonBodyParser } from './http/json-body.js';
 import { echoRequestId, requestIdFor } from './http/request-id.js';
 import { registerRetentionSweep } from './http/retention-sweep.js';
 import { registerRouteTable } from './http/route-table.js';
+import type { NotePool } from './notes/pool/note-pool.js';
 import { registerRealtimeRoute } from './realtime/route.js';
 import type { RealtimeService } from './realtime/service.js';
 import { createServices, type AppDependencies } from './services.js';
@@ -17,6 +18,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The realtime WebSocket's sessions on this instance. */
     realtime: RealtimeService;
+    /** The note workers of this instance (diagnostics, supervision tests). */
+    notePool: NotePool;
   }
 }
 
@@ -48,6 +51,8 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   registerRetentionSweep(app, services.retention);
   app.decorate('realtime', services.realtime);
   app.decorate('operationAudit', services.operationAudit);
+  app.decorate('notePool', services.notePool);
+  app.addHook('onClose', () => services.notePool.close());
 
   const areas = { config, deps, services };
   await app.register(publicArea, areas);

@@ -16,8 +16,8 @@ import { EncounterNoteService } from './encounters/encounter-notes.js';
 import { EncounterService } from './encounters/encounter-service.js';
 import { TranscriptCorrectionService } from './encounters/transcript-corrections.js';
 import { EncounterTranscripts } from './encounters/transcripts.js';
-import { noteProducer } from './notes/engines/select.js';
 import { NoteService } from './notes/note-service.js';
+import { notePoolFor, type NotePool } from './notes/pool/note-pool.js';
 import type { ReadinessCheck } from './operations/routes.js';
 import { PartnerService } from './partners/partner-service.js';
 import { WidgetTokenSigner } from './partners/signer.js';
@@ -56,6 +56,8 @@ export interface Services {
   rateLimiter: RateLimiter;
   realtimeTokens: RealtimeTokenService;
   notes: NoteService;
+  /** Where notes are written, off the event loop; closed with the app. */
+  notePool: NotePool;
   realtime: RealtimeService;
   realtimeArchive: RealtimeSessionArchive;
   signer: WidgetTokenSigner;
@@ -90,12 +92,8 @@ export async function createServices(config: Config, deps: AppDependencies): Pro
     issuer: config.widgetBaseUrl,
     privateKeyPem: config.widgetJwtPrivateKey,
   });
-  const notes = new NoteService(
-    repositories,
-    clock,
-    noteProducer(config, deps.logger),
-    config.notes.retentionDays * DAY_MS,
-  );
+  const notePool = notePoolFor(config.notes, deps.logger);
+  const notes = new NoteService(repositories, clock, notePool.write, config.notes.retentionDays * DAY_MS);
   const { recognizer, realtime, deletion, realtimeArchive } = realtimeServices(config, deps, {
     repositories,
     audit: new RealtimeAudit(audit, auditSubjects),
@@ -106,6 +104,7 @@ export async function createServices(config: Config, deps: AppDependencies): Pro
     rateLimiter: new RateLimiter(deps.rateLimitStore, () => clock.now()),
     realtimeTokens,
     notes,
+    notePool,
     realtime,
     realtimeArchive,
     signer,

@@ -6,6 +6,7 @@ import type { WidgetNote, WidgetToEmrMessage } from '@chartwright/protocol';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { testConfig } from '@chartwright/server/internal/config/config.js';
 import { launchChromium, missingBrowser } from '@chartwright/testing/browser.js';
 import { FakeChatCompletionsServer, json } from '@chartwright/testing/fake-chat-completions-server.js';
 import { createHarness, type Harness } from '@chartwright/testing/harness.js';
@@ -72,6 +73,7 @@ describe.skipIf(missing.length > 0)('what the clinician reads in the widget, in 
     h = await createHarness({
       config: {
         notes: {
+          ...testConfig().notes,
           engine: 'openai',
           openai: { baseUrl: llm.baseUrl, apiKey: null, model: 'fake-model', timeoutMs: 10_000 },
           retentionDays: 30,

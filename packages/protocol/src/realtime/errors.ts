@@ -10,6 +10,8 @@ export const REALTIME_ERROR_CODES = Object.freeze({
   frame_too_large: 'A frame is larger than the session’s maxFrameBytes.',
   resume_failed: 'The session cannot be resumed (unknown, expired, or the token does not match).',
   at_capacity: 'This instance runs as many sessions as it may; retry shortly or on another instance.',
+  tenant_at_capacity:
+    'The project environment, or the key (or partner) behind the credential, has as many sessions open on this instance as it may; end one or retry shortly.',
   recognizer_unavailable: 'The speech recognizer is not installed or not running.',
   recognizer_overloaded: 'Audio arrives faster than the recognizer keeps up; the session is closed cleanly.',
   recognizer_crashed: 'The recognizer process carrying this session failed; resume the session.',

@@ -36,6 +36,7 @@ describe('realtime outcomes', () => {
 
   it.each([
     ['at_capacity', REALTIME_CLOSE_CODES.tryAgainLater, 'error'],
+    ['tenant_at_capacity', REALTIME_CLOSE_CODES.tryAgainLater, 'error'],
     ['recognizer_unavailable', REALTIME_CLOSE_CODES.internalError, 'error'],
     ['recognizer_overloaded', REALTIME_CLOSE_CODES.overloaded, 'error'],
     ['recognizer_crashed', REALTIME_CLOSE_CODES.internalError, 'error'],
@@ -65,7 +66,7 @@ describe('realtime outcomes', () => {
 
   it('lets a start be sent again after a refused resume, a full instance, or a failure on the service’s side', () => {
     expect(where((code) => REALTIME_ERROR_OUTCOMES[code].retryStart)).toEqual(
-      ['at_capacity', 'internal_error', 'recognizer_crashed', 'resume_failed'].sort(),
+      ['at_capacity', 'internal_error', 'recognizer_crashed', 'resume_failed', 'tenant_at_capacity'].sort(),
     );
   });
 

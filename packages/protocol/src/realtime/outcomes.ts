@@ -40,6 +40,13 @@ export const REALTIME_ERROR_OUTCOMES = Object.freeze({
   frame_too_large: dropped,
   resume_failed: { fatal: false, retryStart: true },
   at_capacity: { fatal: true, closeCode: C.tryAgainLater, endReason: 'error', resumable: true, retryStart: true },
+  tenant_at_capacity: {
+    fatal: true,
+    closeCode: C.tryAgainLater,
+    endReason: 'error',
+    resumable: true,
+    retryStart: true,
+  },
   recognizer_unavailable: {
     fatal: true,
     closeCode: C.internalError,

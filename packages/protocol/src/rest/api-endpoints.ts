@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { BODY_ERRORS, type EndpointSpec } from './endpoint-spec.js';
+import { BODY_ERRORS, NOTE_GENERATION_ERRORS, type EndpointSpec } from './endpoint-spec.js';
 import { createNoteRequestSchema, noteSchema, retrieveNoteQuerySchema } from './notes.js';
 import { realtimeSessionSchema } from './realtime-sessions.js';
 import { createRealtimeTokenRequestSchema, realtimeTokenSchema } from './realtime-tokens.js';
@@ -27,7 +27,7 @@ export const API_ENDPOINTS = [
     auth: 'api_key',
     requestBody: { schema: createNoteRequestSchema, required: true },
     success: { status: 201, description: 'The note, stored until its expires_at.', schema: noteSchema },
-    errors: [...BODY_ERRORS, 'template_not_found', 'conversation_too_long'],
+    errors: [...BODY_ERRORS, 'template_not_found', 'conversation_too_long', ...NOTE_GENERATION_ERRORS],
   },
   {
     method: 'GET',

@@ -104,3 +104,6 @@ export const BODY_ERRORS: readonly ErrorCode[] = [
   'unsupported_media_type',
   'request_too_large',
 ];
+
+/** Errors of a route that writes a note (in the note worker pool). */
+export const NOTE_GENERATION_ERRORS: readonly ErrorCode[] = ['notes_overloaded', 'note_worker_crashed'];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { BODY_ERRORS, type EndpointSpec } from './endpoint-spec.js';
+import { BODY_ERRORS, NOTE_GENERATION_ERRORS, type EndpointSpec } from './endpoint-spec.js';
 import { transcriptSegmentSchema } from '../realtime/messages.js';
 import { realtimeSessionSchema } from './realtime-sessions.js';
 import { realtimeTokenSchema } from './realtime-tokens.js';
@@ -250,7 +250,13 @@ export const WIDGET_ENDPOINTS = [
     errorEnvelope: 'widget',
     requestBody: { schema: generateWidgetNoteRequestSchema, required: false },
     success: { status: 201, description: 'The note, with what PUSH_NOTE carries.', schema: widgetNoteSchema },
-    errors: [...BODY_ERRORS, 'encounter_not_found', 'transcript_empty', 'conversation_too_long'],
+    errors: [
+      ...BODY_ERRORS,
+      'encounter_not_found',
+      'transcript_empty',
+      'conversation_too_long',
+      ...NOTE_GENERATION_ERRORS,
+    ],
   },
   {
     method: 'GET',

@@ -129,19 +129,44 @@ describe('loadConfig', () => {
   });
 
   it('configures the note engines and retention', () => {
-    expect(loadConfig({}).notes).toEqual({ engine: 'extractive', openai: null, retentionDays: 30 });
+    expect(loadConfig({}).notes).toEqual({
+      engine: 'extractive',
+      openai: null,
+      retentionDays: 30,
+      workers: 0,
+      queueLimit: 32,
+    });
     expect(
       loadConfig({
         NOTES_ENGINE: 'openai',
         NOTES_OPENAI_BASE_URL: 'http://localhost:11434/v1/',
         NOTES_OPENAI_MODEL: 'llama3.1',
         NOTES_RETENTION_DAYS: '7',
+        NOTES_WORKERS: '2',
+        NOTES_QUEUE_LIMIT: '0',
       }).notes,
     ).toEqual({
       engine: 'openai',
       openai: { baseUrl: 'http://localhost:11434/v1', apiKey: null, model: 'llama3.1', timeoutMs: 60_000 },
       retentionDays: 7,
+      workers: 2,
+      queueLimit: 0,
     });
+    expect(() => loadConfig({ NOTES_WORKERS: 'two' })).toThrow('NOTES_WORKERS: must be a whole number');
+  });
+
+  it('caps realtime sessions per instance, project and key', () => {
+    expect(loadConfig({}).realtime).toMatchObject({
+      maxSessions: 64,
+      maxSessionsPerProject: 32,
+      maxSessionsPerKey: 16,
+    });
+    expect(
+      loadConfig({ REALTIME_MAX_SESSIONS_PER_PROJECT: '8', REALTIME_MAX_SESSIONS_PER_KEY: '2' }).realtime,
+    ).toMatchObject({ maxSessionsPerProject: 8, maxSessionsPerKey: 2 });
+    expect(() => loadConfig({ REALTIME_MAX_SESSIONS_PER_KEY: '0' })).toThrow(
+      'REALTIME_MAX_SESSIONS_PER_KEY: must be at least 1',
+    );
   });
 
   it('names what the OpenAI-compatible engine is missing', () => {

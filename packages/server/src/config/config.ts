@@ -107,7 +107,11 @@ const envSchema = z
     NOTES_OPENAI_MODEL: z.string().trim().min(1).optional(),
     NOTES_OPENAI_TIMEOUT_MS: integer(1000, 600_000).default(60_000),
     NOTES_RETENTION_DAYS: integer(1, 3650).default(30),
+    NOTES_WORKERS: integer(0, 256).default(0),
+    NOTES_QUEUE_LIMIT: integer(0, 100_000).default(32),
     REALTIME_MAX_SESSIONS: integer(1, 100_000).default(64),
+    REALTIME_MAX_SESSIONS_PER_PROJECT: integer(1, 100_000).default(32),
+    REALTIME_MAX_SESSIONS_PER_KEY: integer(1, 100_000).default(16),
     REALTIME_MAX_SESSION_SECONDS: integer(10, 24 * 3600).default(4 * 3600),
     REALTIME_IDLE_TIMEOUT_SECONDS: integer(5, 3600).default(30),
     REALTIME_MAX_FRAME_BYTES: integer(1024, 16 * 1024 * 1024).default(256 * 1024),
@@ -211,6 +215,12 @@ export interface AuditConfig {
 export interface RealtimeConfig {
   /** Open realtime sockets this instance serves at once; more are answered `at_capacity`. */
   readonly maxSessions: number;
+  /**
+   * Open sockets of one project environment on this instance, and of one credential (an sk_ key,
+   * or the key or partner that minted the realtime tokens); more are answered `tenant_at_capacity`.
+   */
+  readonly maxSessionsPerProject: number;
+  readonly maxSessionsPerKey: number;
   readonly maxSessionSeconds: number;
   /** A socket that sends no audio and no message for this long is closed (4000). */
   readonly idleTimeoutSeconds: number;
@@ -254,6 +264,10 @@ export interface NotesConfig {
     readonly timeoutMs: number;
   } | null;
   readonly retentionDays: number;
+  /** Note worker processes; 0 = one fewer than the CPU cores (at least one). */
+  readonly workers: number;
+  /** Notes that may wait for a worker; more are refused with `notes_overloaded` (503). */
+  readonly queueLimit: number;
 }
 
 export class ConfigError extends Error {
@@ -299,12 +313,16 @@ function notesConfig(values: EnvValues): NotesConfig {
           })
         : null,
     retentionDays: values.NOTES_RETENTION_DAYS,
+    workers: values.NOTES_WORKERS,
+    queueLimit: values.NOTES_QUEUE_LIMIT,
   });
 }
 
 function realtimeConfig(values: EnvValues): RealtimeConfig {
   return Object.freeze({
     maxSessions: values.REALTIME_MAX_SESSIONS,
+    maxSessionsPerProject: values.REALTIME_MAX_SESSIONS_PER_PROJECT,
+    maxSessionsPerKey: values.REALTIME_MAX_SESSIONS_PER_KEY,
     maxSessionSeconds: values.REALTIME_MAX_SESSION_SECONDS,
     idleTimeoutSeconds: values.REALTIME_IDLE_TIMEOUT_SECONDS,
     maxFrameBytes: values.REALTIME_MAX_FRAME_BYTES,

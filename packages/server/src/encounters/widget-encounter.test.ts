@@ -730,6 +730,7 @@ describe('a widget that goes away while its note is written', () => {
     h = await createHarness({
       config: {
         notes: {
+          ...testConfig().notes,
           engine: 'openai',
           openai: { baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: null, model: 'fake', timeoutMs: 60_000 },
           retentionDays: 30,

@@ -20,7 +20,7 @@ import type { Repositories } from '../store/repositories.js';
 import type { Conversation } from '../text/conversation.js';
 import { parseConversation } from '../text/parse-conversation.js';
 import { conversationFromSegments, segmentsLength } from '../text/segment-conversation.js';
-import type { NoteContext, NoteProducer } from './generator.js';
+import type { GenerationInput, GenerationOutcome, NoteContext, NoteProducer } from './generator.js';
 import { noteFromRow, reviewColumns, type HostKeys } from './note-records.js';
 import { renderNote } from './render.js';
 import { resolveTemplate } from './template-resolution.js';
@@ -138,6 +138,30 @@ function noteContextOf(input: NoteInput): NoteContext {
   };
 }
 
+/**
+ * What the engines are given for a note: the conversation parsed (a long one takes tens of
+ * milliseconds, so this runs where the engine runs: in a note worker, not on the event loop).
+ */
+export function generationInputOf(input: NoteInput): GenerationInput {
+  return {
+    template: input.template,
+    conversation: conversationOf(input),
+    context: noteContextOf(input),
+    style: input.style ?? NOTE_STYLE_DEFAULT,
+  };
+}
+
+/** What the worker needs of a NoteInput: the caller's section keys only matter to the stored note. */
+export type NoteJob = Omit<NoteInput, 'hostKeys'>;
+
+/** Writes a note from its input: a NoteProducer behind the parse (the note worker pool in the service). */
+export type NoteWriter = (input: NoteJob, options?: { signal?: AbortSignal }) => Promise<GenerationOutcome>;
+
+/** The NoteWriter that parses and generates in this thread (what each note worker runs). */
+export function writerOf(produce: NoteProducer): NoteWriter {
+  return (input, options) => produce(generationInputOf(input), options);
+}
+
 export interface GenerateOptions {
   signal?: AbortSignal;
   /** What to return beside the note (it is stored either way). */
@@ -149,7 +173,7 @@ export class NoteService {
   constructor(
     private readonly repositories: Repositories,
     private readonly clock: Clock,
-    private readonly produce: NoteProducer,
+    private readonly write: NoteWriter,
     private readonly retentionMs: number,
   ) {}
 
@@ -164,12 +188,10 @@ export class NoteService {
 
   /** Writes the note with a template already resolved (the caller checked the conversation's length). */
   async generate(scope: ProjectScope, input: NoteInput, options: GenerateOptions = {}): Promise<Note> {
+    const { hostKeys, ...job } = input;
     const { template } = input;
     const style = input.style ?? NOTE_STYLE_DEFAULT;
-    const outcome = await this.produce(
-      { template, conversation: conversationOf(input), context: noteContextOf(input), style },
-      options.signal === undefined ? {} : { signal: options.signal },
-    );
+    const outcome = await this.write(job, options.signal === undefined ? {} : { signal: options.signal });
     const now = this.clock.now();
     const row: NoteRow = {
       id: generateId('note'),
@@ -185,7 +207,7 @@ export class NoteService {
       created_at: now,
       expires_at: now + this.retentionMs,
       style,
-      ...reviewColumns(outcome.note, input.hostKeys),
+      ...reviewColumns(outcome.note, hostKeys),
     };
     await this.repositories.notes.insert(row);
     return noteFromRow(row, options.include);

@@ -8,6 +8,8 @@ import {
 } from '@chartwright/testing/fake-chat-completions-server.js';
 import { createHarness, type Harness } from '@chartwright/testing/harness.js';
 
+import { testConfig } from '../config/config.js';
+
 // A synthetic visit, written for these tests.
 const VISIT = [
   '[doctor] what brings you in today ?',
@@ -57,6 +59,7 @@ describe('POST /api/v1/notes with an OpenAI-compatible engine: the verifier', ()
     h = await createHarness({
       config: {
         notes: {
+          ...testConfig().notes,
           engine: 'openai',
           openai: { baseUrl: fake.baseUrl, apiKey: null, model: 'fake-model', timeoutMs: 5000 },
           retentionDays: 30,

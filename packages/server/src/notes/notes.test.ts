@@ -4,6 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { createHarness, type Harness } from '@chartwright/testing/harness.js';
 
+import { testConfig } from '../config/config.js';
+
 // A synthetic visit, written for these tests.
 const VISIT = [
   '[doctor] good morning , what brings you in today ?',
@@ -193,7 +195,7 @@ describe('POST /api/v1/notes', () => {
 describe('GET /api/v1/notes/{id}', () => {
   let h: Harness;
   beforeEach(async () => {
-    h = await createHarness({ config: { notes: { engine: 'extractive', openai: null, retentionDays: 7 } } });
+    h = await createHarness({ config: { notes: { ...testConfig().notes, retentionDays: 7 } } });
   });
   afterEach(async () => {
     await h.close();
@@ -293,6 +295,7 @@ describe('POST /api/v1/notes with NOTES_ENGINE=openai', () => {
     const h = await createHarness({
       config: {
         notes: {
+          ...testConfig().notes,
           engine: 'openai',
           openai: { baseUrl: provider.baseUrl, apiKey, model: 'clinical-7b', timeoutMs: 5000 },
           retentionDays: 30,

@@ -561,6 +561,51 @@ describe.skipIf(missing.length > 0)('realtime WebSocket with PocketSphinx', () =
       await started(track(await open(url, { bearer: h.project.testKey })));
     });
 
+    it('shares the instance fairly: one key, then one project environment, is refused with tenant_at_capacity while others are served', async () => {
+      await setUp({ maxSessions: 10, maxSessionsPerProject: 3, maxSessionsPerKey: 2 });
+      const { secret: secondKey } = await h.keys.create({
+        projectId: h.project.id,
+        environment: 'test',
+        name: 'second',
+      });
+      const other = await h.projects.create('Another clinic');
+      const { secret: otherKey } = await h.keys.create({ projectId: other.id, environment: 'test', name: 'other' });
+
+      const first = track(await open(url, { bearer: h.project.testKey }));
+      await started(first);
+      await started(track(await open(url, { bearer: h.project.testKey })));
+      // The key's third socket, though the project and the instance have room.
+      const overKey = track(await open(url, { bearer: h.project.testKey }));
+      expect(await overKey.next('error')).toMatchObject({ code: 'tenant_at_capacity', fatal: true });
+      expect(await overKey.closed).toMatchObject({
+        code: REALTIME_CLOSE_CODES.tryAgainLater,
+        reason: 'tenant_at_capacity',
+      });
+      // Another key of the project takes the project's last place, then is refused too.
+      await started(track(await open(url, { bearer: secondKey })));
+      const overProject = track(await open(url, { bearer: secondKey }));
+      expect(await overProject.next('error')).toMatchObject({ code: 'tenant_at_capacity' });
+      expect((await overProject.closed).code).toBe(REALTIME_CLOSE_CODES.tryAgainLater);
+      // Neither another project nor the same project's production environment is touched.
+      await started(track(await open(url, { bearer: otherKey })));
+      await started(track(await open(url, { bearer: h.project.liveKey })));
+      expect(h.app.realtime.sessions()).toHaveLength(5);
+
+      // A place freed is a place taken again.
+      first.send({ type: 'stop' });
+      await first.closed;
+      await expect.poll(() => h.app.realtime.sessions().length).toBe(4);
+      await started(track(await open(url, { bearer: h.project.testKey })));
+    });
+
+    it('counts realtime tokens against the key that minted them', async () => {
+      await setUp({ maxSessionsPerKey: 1 });
+      const token = await mintToken(h, h.project.testKey);
+      await started(track(await open(url, { bearer: h.project.testKey })));
+      const refused = track(await open(url, { bearer: token }));
+      expect(await refused.next('error')).toMatchObject({ code: 'tenant_at_capacity' });
+    });
+
     it('closes an idle session with idle_timeout and 4000', async () => {
       await setUp({ idleTimeoutSeconds: 1 });
       const client = track(await open(url, { bearer: h.project.testKey }));

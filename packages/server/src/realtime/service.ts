@@ -46,23 +46,31 @@ export class RealtimeService implements RealtimeSessionRegistry {
     return this.#settling.get(id) ?? Promise.resolve();
   }
 
-  /** Takes over an upgraded, authenticated socket; over the cap, it is told `at_capacity` and closed (1013). */
+  /**
+   * Takes over an upgraded, authenticated socket. Over the instance's cap it is told `at_capacity`;
+   * over its project environment's or its credential's share, `tenant_at_capacity`; either way it
+   * is closed with 1013.
+   */
   accept(
     socket: RealtimeSocket,
     principal: Principal,
     revalidate: () => Promise<void>,
     origin: ConnectionOrigin,
   ): void {
-    if (this.#sessions.size >= this.deps.config.maxSessions) {
+    const refusal = this.#refusal(principal);
+    if (refusal !== null) {
       const event: RealtimeServerEvent = {
         type: 'error',
-        code: 'at_capacity',
-        message: `This instance serves ${this.deps.config.maxSessions} realtime sessions at once; retry shortly.`,
-        fatal: REALTIME_ERROR_OUTCOMES.at_capacity.fatal,
+        code: refusal.code,
+        message: refusal.message,
+        fatal: REALTIME_ERROR_OUTCOMES[refusal.code].fatal,
       };
       socket.send(JSON.stringify(event));
-      socket.close(REALTIME_ERROR_OUTCOMES.at_capacity.closeCode, 'at_capacity');
-      this.deps.logger.warn({ maxSessions: this.deps.config.maxSessions }, 'realtime session refused: at capacity');
+      socket.close(REALTIME_ERROR_OUTCOMES[refusal.code].closeCode, refusal.code);
+      this.deps.logger.warn(
+        { code: refusal.code, cap: refusal.cap, limit: refusal.limit, projectId: principal.projectId },
+        'realtime session refused: at capacity',
+      );
       return;
     }
     const session = new RealtimeSession(
@@ -79,6 +87,53 @@ export class RealtimeService implements RealtimeSessionRegistry {
       },
     );
     this.#sessions.add(session);
+  }
+
+  /**
+   * Why a new socket of `principal` may not be served, or null. The instance cap keeps the
+   * recognizer workers within what they decode in real time; the project and key caps keep one
+   * tenant (or one leaked key) from taking all of it.
+   */
+  #refusal(principal: Principal): {
+    code: 'at_capacity' | 'tenant_at_capacity';
+    cap: 'instance' | 'project' | 'key';
+    limit: number;
+    message: string;
+  } | null {
+    const { maxSessions, maxSessionsPerProject, maxSessionsPerKey } = this.deps.config;
+    if (this.#sessions.size >= maxSessions) {
+      return {
+        code: 'at_capacity',
+        cap: 'instance',
+        limit: maxSessions,
+        message: `This instance serves ${maxSessions} realtime sessions at once; retry shortly.`,
+      };
+    }
+    const key = credentialOf(principal);
+    let ofProject = 0;
+    let ofKey = 0;
+    for (const { principal: open } of this.#sessions) {
+      if (open.projectId !== principal.projectId || open.environment !== principal.environment) continue;
+      ofProject++;
+      if (credentialOf(open) === key) ofKey++;
+    }
+    if (ofKey >= maxSessionsPerKey) {
+      return {
+        code: 'tenant_at_capacity',
+        cap: 'key',
+        limit: maxSessionsPerKey,
+        message: `This ${key.startsWith('partner:') ? 'partner' : 'key'} has ${maxSessionsPerKey} realtime sessions open on this instance, its limit; end one or retry shortly.`,
+      };
+    }
+    if (ofProject >= maxSessionsPerProject) {
+      return {
+        code: 'tenant_at_capacity',
+        cap: 'project',
+        limit: maxSessionsPerProject,
+        message: `This project environment has ${maxSessionsPerProject} realtime sessions open on this instance, its limit; end one or retry shortly.`,
+      };
+    }
+    return null;
   }
 
   /** Open sessions (sockets accepted and not yet closed), for diagnostics and tests. */
@@ -112,4 +167,13 @@ export class RealtimeService implements RealtimeSessionRegistry {
   async drain(): Promise<void> {
     await Promise.all([...this.#settling.values(), ...[...this.#sessions].map((session) => session.done())]);
   }
+}
+
+/**
+ * The credential a socket's session counts against: the sk_ key that opened it or minted its
+ * realtime token, or the partner whose widget minted it.
+ */
+function credentialOf(principal: Principal): string {
+  if (principal.kind === 'api_key') return `api_key:${principal.apiKeyId}`;
+  return `${principal.issuer.kind}:${principal.issuer.id}`;
 }

@@ -26,6 +26,10 @@ export interface Targets {
   readonly partnerKey: string;
   /** The recognizer's worker processes, whose CPU the realtime scenarios read (empty without it). */
   readonly recognizerPids: readonly number[];
+  /** A sandbox key of a second project: the noisy neighbour of the isolation scenario. */
+  readonly neighbourKey: string;
+  /** Reads the service process's event-loop delay (see loop-delay-probe.ts). */
+  readonly probeOrigin: string;
 }
 
 export type TargetMessage = { type: 'ready'; targets: Targets } | { type: 'failed'; message: string };

@@ -10,6 +10,7 @@ import { ACI_BENCH_VALID } from '../shared/datasets.js';
 import type { Targets } from './ipc.js';
 import { TEMPLATES_PATH } from './ipc.js';
 import { conversationParsingScenario, noteGenerationScenario } from './notes-scenario.js';
+import { neighbourScenarios } from './neighbour-scenario.js';
 import { realtimeScenario } from './realtime-scenario.js';
 import { httpScenario, type Scenario } from './runner.js';
 
@@ -73,4 +74,6 @@ export const SCENARIOS: readonly Scenario[] = [
   ONE_STREAM,
   ...[4, 8, 16].map((streams) => realtimeScenario(streams, 'staggered', ONE_STREAM.name)),
   realtimeScenario(16, 'lockstep', ONE_STREAM.name),
+  // Isolation between tenants: the 16 streams again, quiet and then beside another project's notes.
+  ...neighbourScenarios(),
 ];

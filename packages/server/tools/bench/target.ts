@@ -23,6 +23,7 @@ import { createRepositories } from '@chartwright/server/internal/store/repositor
 import Fastify, { type FastifyInstance } from 'fastify';
 
 import { isRunnerMessage, recognizerEnvironment, TEMPLATES_PATH, type TargetMessage, type Targets } from './ipc.js';
+import { loopDelayProbe } from './loop-delay-probe.js';
 
 /** Resolves once the message is handed to the channel, so exiting right after does not drop it. */
 const send = (message: TargetMessage): Promise<void> =>
@@ -73,6 +74,12 @@ async function start(opened: Opened): Promise<Targets> {
     environment: 'test',
     name: 'bench',
   });
+  const neighbour = await new ProjectService(repositories, systemClock).create('Noisy neighbour');
+  const { secret: neighbourKey } = await new ApiKeyService(
+    repositories,
+    systemClock,
+    config.keyRotationGraceSeconds,
+  ).create({ projectId: neighbour.id, environment: 'test', name: 'neighbour' });
   const { partnerKey } = await new PartnerService(repositories, systemClock, config.keyRotationGraceSeconds).create({
     projectId: project.id,
     environment: 'test',
@@ -103,9 +110,15 @@ async function start(opened: Opened): Promise<Targets> {
   bareStatic.get(TEMPLATES_PATH, (_request, reply) =>
     reply.type('application/json; charset=utf-8').send(CURATED_TEMPLATES_JSON),
   );
-  opened.apps.push(bare, bareStatic);
+  const probe = loopDelayProbe();
+  opened.apps.push(bare, bareStatic, probe);
 
-  const [apiOrigin, bareOrigin, bareStaticOrigin] = await Promise.all([listen(api), listen(bare), listen(bareStatic)]);
+  const [apiOrigin, bareOrigin, bareStaticOrigin, probeOrigin] = await Promise.all([
+    listen(api),
+    listen(bare),
+    listen(bareStatic),
+    listen(probe),
+  ]);
   return {
     apiOrigin,
     bareOrigin,
@@ -113,6 +126,8 @@ async function start(opened: Opened): Promise<Targets> {
     apiKey: secret,
     partnerKey,
     recognizerPids: recognizer.workerPids(),
+    neighbourKey,
+    probeOrigin,
   };
 }
 

@@ -258,6 +258,7 @@ describe('the client session machine: connecting', () => {
     ['invalid_message', false, false],
     ['resume_failed', false, true],
     ['at_capacity', true, true],
+    ['tenant_at_capacity', true, true],
     ['internal_error', true, true],
     ['recognizer_crashed', true, true],
     ['recognizer_unavailable', true, false],

@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
 
 import type { BaseLogger } from 'pino';
 
-import { compiledModulePath } from '../compiled-module.js';
+import { compiledModulePath } from '../../compiled-module.js';
 import type { SpeakerAttribution } from './diarizer.js';
 import type { AttributedFinal, FromDiarizationThread, ToDiarizationThread } from './thread-messages.js';
 

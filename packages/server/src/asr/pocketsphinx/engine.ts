@@ -5,7 +5,7 @@
  */
 import { RECOGNIZER_SAMPLE_RATE as SAMPLE_RATE } from '@chartwright/protocol';
 
-import { compiledModulePath } from '../compiled-module.js';
+import { compiledModulePath } from '../../compiled-module.js';
 import {
   RecognizerError,
   type Recognizer,

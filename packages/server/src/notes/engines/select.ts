@@ -1,10 +1,8 @@
-import type { FastifyBaseLogger } from 'fastify';
-
 import type { Config } from '../../config/config.js';
 import { singleEngine, type NoteProducer } from '../generator.js';
 import { verified } from '../verifier/index.js';
 import { extractiveGenerator } from './extractive/index.js';
-import { createOpenAiGenerator, withFallback } from './openai/index.js';
+import { createOpenAiGenerator, withFallback, type EngineLogger } from './openai/index.js';
 
 /**
  * The note engine the configuration asks for, its notes checked by the verifier. The
@@ -12,7 +10,7 @@ import { createOpenAiGenerator, withFallback } from './openai/index.js';
  * degrades notes instead of failing them; the verifier removes the sentences of the model's that
  * contradict the visit, and flags those of the offline engines.
  */
-export function noteProducer(config: Config, logger: FastifyBaseLogger): NoteProducer {
+export function noteProducer(config: Pick<Config, 'notes'>, logger: EngineLogger): NoteProducer {
   const openai = config.notes.openai;
   if (config.notes.engine === 'openai' && openai !== null) {
     const generator = createOpenAiGenerator({

@@ -7,5 +7,6 @@ import { fileURLToPath } from 'node:url';
 export function compiledModulePath(callerUrl: string, file: string): string {
   const here = new URL(callerUrl);
   const path = fileURLToPath(new URL(file, here));
-  return here.pathname.endsWith('.ts') ? path.replace(/\/src\/asr\//, '/dist/asr/') : path;
+  // The package's own src/ is the last one in the path (a checkout may sit under another src/).
+  return here.pathname.endsWith('.ts') ? path.replace(/\/src\/(?!.*\/src\/)/, '/dist/') : path;
 }
