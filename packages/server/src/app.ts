@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 
 import { apiArea, publicArea, WIDGET_API_PREFIX, widgetApiArea } from './areas.js';
 import type { Config } from './config/config.js';
@@ -6,6 +6,7 @@ import { registerDraining } from './http/draining.js';
 import { errorBody } from './http/error-body.js';
 import { answerErrorsWith } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
+import { RequestLogController } from './http/request-log.js';
 import { echoRequestId, requestIdFor } from './http/request-id.js';
 import { registerRetentionSweep } from './http/retention-sweep.js';
 import { registerRouteTable } from './http/route-table.js';
@@ -31,7 +32,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     loggerInstance: deps.logger,
     genReqId: requestIdFor,
     requestIdHeader: false,
-    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    logController: new RequestLogController(),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: trustProxyOption(config.trustProxy),
     // Draining answers late requests itself, with the service's error body.
