@@ -17,8 +17,8 @@ export interface MintedWidgetToken {
 
 /**
  * Mints the widget session token for a partner's clinician. The clinician account is created on
- * first sight of (partner, emrUserId) and its e-mail updated on every mint, so the EMR stays the
- * source of truth for who the clinician is.
+ * first sight of (partner, emrUserId) and its e-mail updated whenever the EMR sends another, so the
+ * EMR stays the source of truth for who the clinician is.
  */
 export class WidgetTokenService {
   constructor(
@@ -40,7 +40,7 @@ export class WidgetTokenService {
     });
     // Whole seconds, as the JWT carries them, so expiresAt and the token's exp always agree.
     const expiresAt = Math.floor((now + partner.token_lifetime_seconds * 1000) / 1000) * 1000;
-    const token = await this.signer.sign(
+    const token = this.signer.sign(
       {
         sub: clinician.id,
         partner: partner.id,

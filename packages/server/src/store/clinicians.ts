@@ -8,11 +8,19 @@ export class CliniciansRepository {
   constructor(private readonly db: Kysely<DatabaseSchema>) {}
 
   /**
-   * Creates the clinician for (partner, emrUserId) or, when one exists, updates its e-mail (its
-   * display name, set in the widget, stays); one
-   * statement, so two token requests racing for a new clinician cannot create two.
+   * Creates the clinician for (partner, emrUserId) or, when one exists with another e-mail, updates
+   * its e-mail (its display name, set in the widget, stays). A clinician the EMR describes as before
+   * is only read: every widget token mints through here, and most find their clinician unchanged.
+   * The write is one statement, so two token requests racing for a new clinician cannot create two.
    */
   async upsert(row: ClinicianRow): Promise<ClinicianRow> {
+    const existing = await this.db
+      .selectFrom('clinicians')
+      .selectAll()
+      .where('partner_id', '=', row.partner_id)
+      .where('emr_user_id', '=', row.emr_user_id)
+      .executeTakeFirst();
+    if (existing?.email === row.email) return existing;
     return this.db
       .insertInto('clinicians')
       .values(row)
