@@ -1,11 +1,15 @@
 import type { Kysely, Selectable } from 'kysely';
 
+import type { CredentialChanges } from './credential-changes.js';
 import type { CliniciansTable, DatabaseSchema } from './schema.js';
 
 export type ClinicianRow = Selectable<CliniciansTable>;
 
 export class CliniciansRepository {
-  constructor(private readonly db: Kysely<DatabaseSchema>) {}
+  constructor(
+    private readonly db: Kysely<DatabaseSchema>,
+    private readonly changes: CredentialChanges,
+  ) {}
 
   /**
    * Creates the clinician for (partner, emrUserId) or, when one exists with another e-mail, updates
@@ -21,7 +25,7 @@ export class CliniciansRepository {
       .where('emr_user_id', '=', row.emr_user_id)
       .executeTakeFirst();
     if (existing?.email === row.email) return existing;
-    return this.db
+    const saved = await this.db
       .insertInto('clinicians')
       .values(row)
       .onConflict((conflict) =>
@@ -29,6 +33,9 @@ export class CliniciansRepository {
       )
       .returningAll()
       .executeTakeFirstOrThrow();
+    // Token minting caches who each clinician is (widget-tokens.ts).
+    await this.changes.publish(this.db);
+    return saved;
   }
 
   /** Sets the clinician's display name; returns the clinician as saved. */
