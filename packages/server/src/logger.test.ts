@@ -114,4 +114,14 @@ describe('what the logger never writes, at any level', () => {
     expect(Object.keys(logged).sort()).toEqual(['cause', 'code', 'message', 'stack', 'type']);
     expect(logs.text).not.toContain('K'.repeat(20));
   });
+
+  it('logs a thrown value that is no Error like any other field: scrubbed, not dropped', () => {
+    const logs = new LogCapture();
+    const logger = createLogger('trace', logs);
+    logger.warn({ err: { message: 'connect ECONNREFUSED 127.0.0.1:6379', token: KEY } }, 'redis connection error');
+    expect(loggedLines(logs)[0]?.['err']).toEqual({
+      message: 'connect ECONNREFUSED 127.0.0.1:6379',
+      token: '[redacted]',
+    });
+  });
 });

@@ -87,7 +87,7 @@ interface SerializedError {
   stack?: string;
   code?: string;
   statusCode?: number;
-  cause?: SerializedError | string;
+  cause?: unknown;
 }
 
 /**
@@ -95,10 +95,11 @@ interface SerializedError {
  * attached (Node's HTTP parser attaches the raw request as `rawPacket`, HTTP clients their
  * request headers), so none of those is copied.
  */
-function serializeError(error: unknown, depth = 0): SerializedError | string {
-  if (!(error instanceof Error)) return typeof error === 'string' ? error : REDACTED;
+function serializeError(error: unknown, depth = 0): unknown {
+  // Something thrown that is no Error (a string, a plain object) is scrubbed like any other field.
+  if (!(error instanceof Error)) return scrubbedValue(error, depth);
   const { code, statusCode } = error as { code?: unknown; statusCode?: unknown };
-  return {
+  const serialized: SerializedError = {
     type: error.name,
     message: error.message,
     ...(error.stack === undefined ? {} : { stack: error.stack }),
@@ -106,6 +107,7 @@ function serializeError(error: unknown, depth = 0): SerializedError | string {
     ...(typeof statusCode === 'number' ? { statusCode } : {}),
     ...(error.cause === undefined || depth >= MAX_DEPTH ? {} : { cause: serializeError(error.cause, depth + 1) }),
   };
+  return serialized;
 }
 
 /** The path only: a query string could carry anything a caller pasted into it. */
