@@ -9,9 +9,11 @@ export const ERROR_TYPES = Object.freeze({
   permission_error: 403,
   not_found_error: 404,
   method_not_allowed_error: 405,
+  request_timeout_error: 408,
   conflict_error: 409,
   request_too_large: 413,
   unsupported_media_type_error: 415,
+  headers_too_large_error: 431,
   rate_limit_error: 429,
   api_error: 500,
   overloaded_error: 503,
@@ -41,6 +43,11 @@ export const ERROR_CODES = Object.freeze({
   ),
   bad_request: code('invalid_request_error', 'The request is malformed at the HTTP level.'),
   unsupported_media_type: code('unsupported_media_type_error', 'The Content-Type is not application/json.'),
+  request_timeout: code(
+    'request_timeout_error',
+    'The request did not arrive in time: headers within HEADERS_TIMEOUT_MS, the whole request within REQUEST_TIMEOUT_MS.',
+  ),
+  headers_too_large: code('headers_too_large_error', 'The request headers are larger than the service accepts.'),
   request_too_large: code('request_too_large', 'The body is larger than the route accepts.'),
   route_not_found: code('not_found_error', 'No route has this path.'),
   method_not_allowed: code(

@@ -1,15 +1,19 @@
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 
 import { apiArea, publicArea, WIDGET_API_PREFIX, widgetApiArea } from './areas.js';
 import type { Config } from './config/config.js';
+import { clientErrorHandler, watchEarlyAnswers } from './http/client-errors.js';
+import { limitConnectionsPerAddress } from './http/connection-limits.js';
 import { registerDraining } from './http/draining.js';
 import { errorBody } from './http/error-body.js';
 import { answerErrorsWith } from './http/error-handler.js';
 import { registerJsonBodyParser } from './http/json-body.js';
+import { RequestLogController } from './http/request-log.js';
 import { echoRequestId, requestIdFor } from './http/request-id.js';
 import { registerRetentionSweep } from './http/retention-sweep.js';
 import { registerRouteTable } from './http/route-table.js';
 import type { NotePool } from './notes/pool/note-pool.js';
+import { proxyTrust } from './http/trusted-proxies.js';
 import { registerRealtimeRoute } from './realtime/route.js';
 import type { RealtimeService } from './realtime/service.js';
 import { createServices, type AppDependencies } from './services.js';
@@ -23,23 +27,31 @@ declare module 'fastify' {
   }
 }
 
-/** Fastify takes a hop count as a function of the hop index. */
-function trustProxyOption(value: Config['trustProxy']): boolean | string | ((address: string, hop: number) => boolean) {
-  return typeof value === 'number' ? (_address, hop) => hop < value : value;
-}
-
 /** Assembles the HTTP service. Never listens: main.ts does, and tests use inject() or port 0. */
 export async function buildApp(config: Config, deps: AppDependencies): Promise<FastifyInstance> {
+  const trustProxy = proxyTrust(config.trustProxy);
+  const { requestTimeoutMs, headersTimeoutMs, maxPerAddress } = config.connections;
   const app: FastifyInstance = Fastify({
     loggerInstance: deps.logger,
     genReqId: requestIdFor,
     requestIdHeader: false,
-    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    logController: new RequestLogController(),
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: trustProxyOption(config.trustProxy),
+    trustProxy,
+    requestTimeout: requestTimeoutMs,
+    http: {
+      requestTimeout: requestTimeoutMs,
+      headersTimeout: headersTimeoutMs,
+      // How often Node looks for requests past their timeouts (its default, 30 s, would let a slow
+      // request live twice its timeout).
+      connectionsCheckingInterval: Math.min(1000, Math.ceil(headersTimeoutMs / 4)),
+    },
+    clientErrorHandler: clientErrorHandler(deps.logger),
     // Draining answers late requests itself, with the service's error body.
     return503OnClosing: false,
   });
+  limitConnectionsPerAddress(app.server, { max: maxPerAddress, trust: trustProxy, logger: deps.logger });
+  watchEarlyAnswers(app);
   // Plumbing before any area, so its hooks and handlers reach every route.
   answerErrorsWith(app, errorBody);
   registerRouteTable(app);

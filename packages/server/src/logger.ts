@@ -1,45 +1,163 @@
-import { pino, type Logger, type DestinationStream } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 
 import type { LogLevel } from './config/config.js';
 
+const REDACTED = '[redacted]';
+
 /**
- * Every place a credential or patient data could reach a log line. Request bodies and transcripts
- * are never logged at all; this list is the backstop for headers and fields that are.
+ * Field names whose value is a credential wherever they appear in a logged object, at any depth.
+ * Request bodies and transcripts are never logged at all; this is the backstop for anything that is.
  */
-export const REDACTED_PATHS = [
-  'req.headers.authorization',
-  'req.headers["x-partner-key"]',
-  'req.headers.cookie',
-  'req.headers["sec-websocket-protocol"]',
-  'headers.authorization',
-  'headers["x-partner-key"]',
+const SECRET_FIELDS: ReadonlySet<string> = new Set([
   'authorization',
+  'Authorization',
+  'x-partner-key',
+  'cookie',
+  'sec-websocket-protocol',
   'apiKey',
+  'partnerKey',
   'key',
   'secret',
   'token',
-  '*.apiKey',
-  '*.key',
-  '*.secret',
-  '*.token',
-];
+  'password',
+]);
 
+/** Fields with a serializer of their own, which emits only the fields it names. */
+const SERIALIZED_FIELDS: ReadonlySet<string> = new Set(['err', 'req', 'res']);
+
+// Deeper than anything the service logs; past it a value is dropped rather than walked.
+const MAX_DEPTH = 8;
+
+/**
+ * Raw bytes: a Buffer or any typed array, an ArrayBuffer, a Buffer after JSON (`{type:'Buffer',data}`),
+ * or an array of byte values. Raw bytes are a request as it came off the wire, key included, in a form
+ * no grep for the key finds, so none is ever logged.
+ */
+function isBinary(value: object): boolean {
+  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer || value instanceof SharedArrayBuffer) return true;
+  if (Array.isArray(value)) {
+    return value.length > 0 && value.every((item) => Number.isInteger(item) && item >= 0 && item <= 255);
+  }
+  return (value as { type?: unknown }).type === 'Buffer' && Array.isArray((value as { data?: unknown }).data);
+}
+
+/** A copy of `value` with credentials and raw bytes replaced at every depth. */
+function scrubbed(value: object, depth: number): unknown {
+  if (isBinary(value)) return REDACTED;
+  if (depth >= MAX_DEPTH) return '[too deep]';
+  if (Array.isArray(value)) return value.map((item: unknown) => scrubbedValue(item, depth + 1));
+  if (value instanceof Error) return serializeError(value, depth + 1);
+  const copy: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(value)) {
+    copy[name] = SECRET_FIELDS.has(name) ? REDACTED : scrubbedValue(field, depth + 1);
+  }
+  return copy;
+}
+
+function scrubbedValue(value: unknown, depth: number): unknown {
+  return typeof value === 'object' && value !== null ? scrubbed(value, depth) : value;
+}
+
+/**
+ * Runs on every log line before it is written. A request's line holds only strings and numbers, so
+ * this is a loop over a handful of fields: the cost of the old wildcard redaction paths (which
+ * re-serialized every field of every line) without their one-level limit.
+ */
+function scrubLine(line: Record<string, unknown>): Record<string, unknown> {
+  if (isBinary(line)) return { bytes: REDACTED };
+  let copy: Record<string, unknown> | null = null;
+  for (const name in line) {
+    const value = line[name];
+    let replacement: unknown = value;
+    if (SECRET_FIELDS.has(name)) replacement = REDACTED;
+    else if (typeof value === 'object' && value !== null && !SERIALIZED_FIELDS.has(name)) {
+      replacement = scrubbed(value, 0);
+    }
+    if (replacement !== value) {
+      copy ??= { ...line };
+      copy[name] = replacement;
+    }
+  }
+  return copy ?? line;
+}
+
+interface SerializedError {
+  type: string;
+  message: string;
+  stack?: string;
+  code?: string;
+  statusCode?: number;
+  cause?: unknown;
+}
+
+/**
+ * The fields of an error worth logging, and nothing else: errors carry whatever their thrower
+ * attached (Node's HTTP parser attaches the raw request as `rawPacket`, HTTP clients their
+ * request headers), so none of those is copied.
+ */
+function serializeError(error: unknown, depth = 0): unknown {
+  // Something thrown that is no Error (a string, a plain object) is scrubbed like any other field.
+  if (!(error instanceof Error)) return scrubbedValue(error, depth);
+  const { code, statusCode } = error as { code?: unknown; statusCode?: unknown };
+  const serialized: SerializedError = {
+    type: error.name,
+    message: error.message,
+    ...(error.stack === undefined ? {} : { stack: error.stack }),
+    ...(typeof code === 'string' ? { code } : {}),
+    ...(typeof statusCode === 'number' ? { statusCode } : {}),
+    ...(error.cause === undefined || depth >= MAX_DEPTH ? {} : { cause: serializeError(error.cause, depth + 1) }),
+  };
+  return serialized;
+}
+
+/** The path only: a query string could carry anything a caller pasted into it. */
+export function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
+
+type Destination = ReturnType<typeof pino.destination>;
+
+/** The asynchronous stdout destination of each logger createLogger made without one. */
+const stdoutDestinations = new WeakMap<Logger, Destination>();
+
+/**
+ * A JSON-lines logger. Without a destination it writes to stdout asynchronously: lines are queued
+ * and written by libuv while the event loop serves requests (lines queued while a write is in flight
+ * go out together), so a request never waits for the log; `flushLogs` writes what is queued before
+ * the process exits.
+ */
 export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
-  return pino(
+  const stdout = destination === undefined ? pino.destination({ dest: 1, sync: false }) : null;
+  const logger = pino(
     {
       level,
       base: { service: 'chartwright' },
-      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { log: scrubLine },
       serializers: {
-        // The path only: a query string could carry anything a caller pasted into it.
         req: (request: { method?: string; url?: string }) => ({
           method: request.method,
-          path: request.url?.split('?')[0],
+          path: request.url === undefined ? undefined : pathOf(request.url),
         }),
-        err: pino.stdSerializers.err,
+        res: (reply: { statusCode?: number }) => ({ statusCode: reply.statusCode }),
+        err: (error: unknown) => serializeError(error),
       },
     },
-    destination,
+    stdout ?? destination,
   );
+  if (stdout !== null) stdoutDestinations.set(logger, stdout);
+  return logger;
+}
+
+/** Resolves once every line the logger has queued so far is written (at once for other destinations). */
+export function flushLogs(logger: Logger): Promise<void> {
+  const stdout = stdoutDestinations.get(logger);
+  if (stdout === undefined) return Promise.resolve();
+  return new Promise((resolve) => {
+    // The destination says `drain` when its queue is written; an empty write starts a write when
+    // none is in flight, so `drain` comes even if nothing was queued.
+    stdout.once('drain', () => resolve());
+    stdout.write('');
+  });
 }

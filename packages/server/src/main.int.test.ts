@@ -93,6 +93,34 @@ describe('starting the service', () => {
     expect(await second.exited).toBe(0);
   });
 
+  it('writes every log line before it exits, though it writes them asynchronously', async () => {
+    const port = await freePort();
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const started = start(dir, {
+      PORT: String(port),
+      PUBLIC_BASE_URL: baseUrl,
+      LOG_LEVEL: 'info',
+      SEED_DEMO: 'false',
+      DATABASE_URL: join(dir, 'logs.db'),
+    });
+    await waitForReady(baseUrl, started);
+    // At once, each on a connection of its own: fewer than MAX_CONNECTIONS_PER_IP (256) allows one address.
+    const responses = await Promise.all(Array.from({ length: 200 }, () => fetch(`${baseUrl}/healthz`)));
+    const ids = responses.map((response) => response.headers.get('x-request-id'));
+    // Stopped the moment the last response arrived: its line may still be queued.
+    started.child.kill('SIGTERM');
+    expect(await started.exited).toBe(0);
+
+    const lines = started
+      .stdout()
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { msg?: string; requestId?: string; path?: string });
+    const logged = new Set(lines.filter((line) => line.path === '/healthz').map((line) => line.requestId));
+    expect(ids.filter((id) => !logged.has(id ?? ''))).toEqual([]);
+    expect(lines.at(-1)?.msg).toBe('shut down cleanly');
+  });
+
   it('refuses to start on a bad variable, naming it and the problem', async () => {
     const started = start(dir, { PORT: 'eighty', LOG_LEVEL: 'chatty' });
     expect(await started.exited).toBe(1);

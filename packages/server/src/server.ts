@@ -7,7 +7,7 @@ import type { Recognizer } from './asr/recognizer.js';
 import { systemClock } from './clock.js';
 import { loadConfig, type Config } from './config/config.js';
 import { demoBanner, seedDemoPartner, seedDemoProject } from './demo.js';
-import { createLogger } from './logger.js';
+import { createLogger, flushLogs } from './logger.js';
 import { openRuntime, type Runtime } from './runtime.js';
 import { shutDown } from './shutdown.js';
 import { createRepositories } from './store/repositories.js';
@@ -77,7 +77,11 @@ export async function createServer(env: Readonly<Record<string, string | undefin
     process.once(signal, () => {
       logger.info({ signal }, 'shutting down');
       // Exit explicitly: a stray handle (a client socket, a timer) must not keep a stopped service alive.
-      void stop().then((code) => process.exit(code));
+      // The log is written asynchronously, so what it still queues is written first.
+      void stop().then(async (code) => {
+        await flushLogs(logger);
+        process.exit(code);
+      });
     });
   }
   const seedPartner = async (origin: string) => {

@@ -5,8 +5,8 @@ import { AppError } from '../errors.js';
 import type { ApiKeyRow } from '../store/api-keys.js';
 import type { CredentialChanges } from '../store/credential-changes.js';
 import type { Repositories } from '../store/repositories.js';
-import { ApiKeyCache } from './api-key-cache.js';
 import { keyStatus } from './api-keys.js';
+import { CredentialCache } from './credential-cache.js';
 import type { Principal } from './principal.js';
 import { hashSecret } from './secrets.js';
 
@@ -20,14 +20,14 @@ const invalid = () => new AppError('invalid_api_key', 'The key or token is not v
  * Errors say what is wrong with the credential but never repeat it.
  */
 export class Authenticator {
-  readonly #keyCache: ApiKeyCache;
+  readonly #keyCache: CredentialCache<ApiKeyRow>;
 
   constructor(
     private readonly repositories: Repositories,
     private readonly clock: Clock,
     credentialChanges: CredentialChanges,
   ) {
-    this.#keyCache = new ApiKeyCache(credentialChanges, clock);
+    this.#keyCache = new CredentialCache(credentialChanges, clock);
   }
 
   async authenticate(credential: string): Promise<Principal> {

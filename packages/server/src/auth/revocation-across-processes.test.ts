@@ -10,6 +10,7 @@ import { ApiKeyService } from './api-keys.js';
 import { systemClock } from '../clock.js';
 import { testConfig } from '../config/config.js';
 import { createLogger } from '../logger.js';
+import { PartnerService } from '../partners/partner-service.js';
 import { ProjectService } from '../projects/project-service.js';
 import { MemoryRateLimitStore } from '../ratelimit/memory-store.js';
 import { openDatabase, type Database } from '../store/database.js';
@@ -87,6 +88,34 @@ describe('revocation made by another process', () => {
     await keys.rotate(issued.key.id, { graceSeconds: 0 });
     await nextTurn();
     expect((await list(app, issued.secret)).statusCode).toBe(401);
+  });
+
+  it('sees a partner revoked through another connection: the cached partner mints no more tokens', async () => {
+    const { service, cli } = await sharedSqliteFile();
+    const app = await serviceOn(service);
+    const repositories = createRepositories(cli);
+    const project = await new ProjectService(repositories, systemClock).create('Clinic');
+    const partners = new PartnerService(repositories, systemClock, 0);
+    const { partner, partnerKey } = await partners.create({
+      projectId: project.id,
+      environment: 'test',
+      name: 'EMR',
+      allowedOrigins: ['https://emr.example.com'],
+    });
+    const mint = async () =>
+      (
+        await app.inject({
+          method: 'POST',
+          url: '/api/widget/token',
+          headers: { 'x-partner-key': partnerKey },
+          payload: { userEmail: 'dr@clinic.example', emrUserId: 'emr-1' },
+        })
+      ).json<{ success: boolean; error?: { code: string } }>();
+    expect((await mint()).success).toBe(true);
+    expect((await mint()).success).toBe(true);
+    await partners.revoke(partner.id);
+    await nextTurn();
+    expect((await mint()).error?.code).toBe('partner_revoked');
   });
 
   describe.skipIf(TEST_DATABASE_URL === undefined)('on PostgreSQL', () => {

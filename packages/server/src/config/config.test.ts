@@ -16,7 +16,8 @@ describe('loadConfig', () => {
       redisUrl: null,
       keyRotationGraceSeconds: 86400,
       logLevel: 'info',
-      trustProxy: false,
+      trustProxy: 0,
+      connections: { requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, maxPerAddress: 256 },
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -78,9 +79,35 @@ describe('loadConfig', () => {
     ).toThrow(/WIDGET_AUTH_FAILURES_PER_MINUTE: must be at least 1[\s\S]*WIDGET_API_RATE_LIMIT_PER_PARTNER_PER_MINUTE/);
   });
 
-  it('accepts TRUST_PROXY as a boolean or an address list', () => {
-    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
-    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8,127.0.0.1' }).trustProxy).toBe('10.0.0.0/8,127.0.0.1');
+  it('accepts TRUST_PROXY as a hop count or a list of proxy addresses and CIDR ranges', () => {
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,fd00::/8,::1' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+      'fd00::/8',
+      '::1',
+    ]);
+  });
+
+  it('refuses TRUST_PROXY=true, which would believe any client’s X-Forwarded-For, and anything not an address', () => {
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY: must be a hop count .*true would believe/);
+    expect(() => loadConfig({ TRUST_PROXY: 'TRUE' })).toThrow(/TRUST_PROXY: must be a hop count/);
+    for (const bad of ['loopback', '10.0.0.0/33', '10.0.0.1,proxy.internal', '10.0.0.0/8/1', '1.5']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(
+        /TRUST_PROXY: must be a hop count or a comma-separated/,
+      );
+    }
+  });
+
+  it('reads the connection limits, and refuses a headers timeout longer than the request timeout', () => {
+    expect(
+      loadConfig({ REQUEST_TIMEOUT_MS: '60000', HEADERS_TIMEOUT_MS: '5000', MAX_CONNECTIONS_PER_IP: '32' }).connections,
+    ).toEqual({ requestTimeoutMs: 60_000, headersTimeoutMs: 5000, maxPerAddress: 32 });
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '6000' })).toThrow(
+      'HEADERS_TIMEOUT_MS: must be at most REQUEST_TIMEOUT_MS (5000)',
+    );
+    expect(() => loadConfig({ MAX_CONNECTIONS_PER_IP: '0' })).toThrow('MAX_CONNECTIONS_PER_IP: must be at least 1');
   });
 
   it('serves the widget app from this checkout’s build unless WIDGET_APP_DIR names another', () => {

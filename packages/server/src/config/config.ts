@@ -5,6 +5,11 @@ import { z } from 'zod';
 
 import { formatPath } from '@chartwright/protocol';
 
+import { boolean, databaseUrl, httpUrl, integer, redisUrl } from './env-values.js';
+import { trustProxy, type TrustProxy } from './trust-proxy.js';
+
+export type { TrustProxy } from './trust-proxy.js';
+
 /** The widget app's build in this checkout: packages/widget/dist, from src/config and dist/config alike. */
 const WIDGET_APP_BUILD = fileURLToPath(new URL('../../../widget/dist', import.meta.url));
 
@@ -12,64 +17,6 @@ const WIDGET_APP_BUILD = fileURLToPath(new URL('../../../widget/dist', import.me
 export const MAX_GRACE_SECONDS = 90 * 86400;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-
-const integer = (min: number, max: number) =>
-  z
-    .string()
-    .trim()
-    .regex(/^\d+$/, { error: 'must be a whole number' })
-    .transform(Number)
-    .pipe(
-      z
-        .number()
-        .min(min, { error: `must be at least ${min}` })
-        .max(max, { error: `must be at most ${max}` }),
-    );
-
-const boolean = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .pipe(z.enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' }))
-  .transform((value) => value === 'true' || value === '1' || value === 'yes');
-
-const httpUrl = z
-  .string()
-  .trim()
-  .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
-    error: 'must be an http:// or https:// URL',
-  })
-  .transform((value) => value.replace(/\/+$/, ''));
-
-const databaseUrl = z
-  .string()
-  .trim()
-  .min(1, { error: 'must not be empty' })
-  .refine((value) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || /^(postgres|postgresql):\/\//i.test(value), {
-    error: 'must be postgres://… or a SQLite file path (optionally sqlite:path)',
-  });
-
-const redisUrl = z
-  .string()
-  .trim()
-  .refine((value) => /^rediss?:\/\//.test(value) && URL.canParse(value), {
-    error: 'must be a redis:// or rediss:// URL',
-  });
-
-/**
- * TRUST_PROXY follows Fastify's `trustProxy`: `true`/`false`, a hop count, or a comma-separated list
- * of proxy addresses or CIDR ranges.
- */
-const trustProxy = z
-  .string()
-  .trim()
-  .refine((value) => value !== '', { error: 'must not be empty' })
-  .transform((value): boolean | number | string => {
-    const lower = value.toLowerCase();
-    if (lower === 'true' || lower === 'false') return lower === 'true';
-    if (/^\d+$/.test(value)) return Number(value);
-    return value;
-  });
 
 const envSchema = z
   .object({
@@ -81,7 +28,10 @@ const envSchema = z
     REDIS_URL: redisUrl.optional(),
     KEY_ROTATION_GRACE_SECONDS: integer(0, MAX_GRACE_SECONDS).default(86400),
     LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
-    TRUST_PROXY: trustProxy.default(false),
+    TRUST_PROXY: trustProxy.default(0),
+    REQUEST_TIMEOUT_MS: integer(1, 3_600_000).default(30_000),
+    HEADERS_TIMEOUT_MS: integer(1, 3_600_000).default(10_000),
+    MAX_CONNECTIONS_PER_IP: integer(1, 1_000_000).default(256),
     API_RATE_LIMIT_PER_MINUTE: integer(1, 1_000_000).default(600),
     BODY_LIMIT_BYTES: integer(1024, 64 * 1024 * 1024).default(1024 * 1024),
     SHUTDOWN_TIMEOUT_MS: integer(0, 600_000).default(10_000),
@@ -132,6 +82,14 @@ const envSchema = z
     ASR_SECOND_PASS: boolean.default(false),
   })
   .superRefine((values, context) => {
+    // Node refuses a server whose headers may take longer than the whole request.
+    if (values.HEADERS_TIMEOUT_MS > values.REQUEST_TIMEOUT_MS) {
+      context.addIssue({
+        code: 'custom',
+        path: ['HEADERS_TIMEOUT_MS'],
+        message: `must be at most REQUEST_TIMEOUT_MS (${values.REQUEST_TIMEOUT_MS})`,
+      });
+    }
     // An OpenAI-compatible engine cannot run without an address and a model; say so at start.
     const openAiEngines = [
       {
@@ -170,10 +128,11 @@ export interface Config {
   readonly redisUrl: string | null;
   readonly keyRotationGraceSeconds: number;
   readonly logLevel: LogLevel;
-  readonly trustProxy: boolean | number | string;
+  readonly trustProxy: TrustProxy;
   readonly apiRateLimitPerMinute: number;
   readonly bodyLimitBytes: number;
   readonly shutdownTimeoutMs: number;
+  readonly connections: ConnectionLimits;
   readonly seedDemo: boolean;
   /** `{widget_host}`: serves the widget page, its token endpoint and session API. */
   readonly widgetBaseUrl: string;
@@ -210,6 +169,16 @@ export interface AuditConfig {
   readonly retentionDays: number;
   /** Keys the audit chain and the patient references in it; null = generated into the key file. */
   readonly hmacKey: string | null;
+}
+
+/** What one client may hold of the HTTP server, so slow or numerous sockets cannot exhaust it. */
+export interface ConnectionLimits {
+  /** A request whose headers and body have not all arrived by then is answered 408 and closed. */
+  readonly requestTimeoutMs: number;
+  /** The same for the headers alone (at most requestTimeoutMs). */
+  readonly headersTimeoutMs: number;
+  /** Open connections from one client address; trusted proxies are exempt. */
+  readonly maxPerAddress: number;
 }
 
 export interface RealtimeConfig {
@@ -376,6 +345,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     apiRateLimitPerMinute: values.API_RATE_LIMIT_PER_MINUTE,
     bodyLimitBytes: values.BODY_LIMIT_BYTES,
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
+    connections: Object.freeze({
+      requestTimeoutMs: values.REQUEST_TIMEOUT_MS,
+      headersTimeoutMs: values.HEADERS_TIMEOUT_MS,
+      maxPerAddress: values.MAX_CONNECTIONS_PER_IP,
+    }),
     seedDemo: values.SEED_DEMO,
     widgetBaseUrl: values.WIDGET_BASE_URL ?? publicBaseUrl,
     widgetTokenRateLimitPerMinute: values.WIDGET_TOKEN_RATE_LIMIT_PER_MINUTE,

@@ -3,6 +3,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Environment, ErrorDetail } from '@chartwright/protocol';
 
 import { checkedGraceSeconds } from '../auth/api-keys.js';
+import { CredentialCache } from '../auth/credential-cache.js';
 import { generateId, generateSecret, hashSecret, secretHint } from '../auth/secrets.js';
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
@@ -64,11 +65,15 @@ function hashesEqual(a: string, b: string): boolean {
 
 /** Partners (EMR vendors) of a project environment: their secret, embedding origins and token lifetime. */
 export class PartnerService {
+  readonly #cache: CredentialCache<PartnerRow>;
+
   constructor(
     private readonly repositories: Repositories,
     private readonly clock: Clock,
     private readonly defaultGraceSeconds: number,
-  ) {}
+  ) {
+    this.#cache = new CredentialCache(repositories.credentialChanges, clock);
+  }
 
   async create(input: {
     projectId: string;
@@ -153,7 +158,9 @@ export class PartnerService {
 
   /**
    * Checks `X-Partner-Key: <PARTNER_ID>.<PARTNER_SECRET>`. The secret is compared by hash in
-   * constant time; an unknown id costs the same hashing, so timing tells nothing about which ids exist.
+   * constant time, and a wrong secret costs the same as an unknown id. Partner rows are cached
+   * (dropped on any credential change, so a revocation stops the next request): whether an id is
+   * cached can show in timing, but ids are no secret (every widget token carries its partner's).
    */
   async authenticate(header: string | undefined): Promise<PartnerRow> {
     if (header === undefined || header.trim() === '') {
@@ -166,7 +173,7 @@ export class PartnerService {
     const separator = header.indexOf('.');
     if (separator <= 0 || header.length > 256) throw invalid();
     const presentedHash = hashSecret(header.slice(separator + 1).trim());
-    const partner = await this.repositories.partners.get(header.slice(0, separator).trim());
+    const partner = await this.lookUp(header.slice(0, separator).trim());
     const current = partner?.secret_hash ?? presentedHash.replace(/./g, '0');
     const matchesCurrent = hashesEqual(presentedHash, current);
     const matchesPrevious =
@@ -176,6 +183,16 @@ export class PartnerService {
       hashesEqual(presentedHash, partner.previous_secret_hash);
     if (partner === undefined || !(matchesCurrent || matchesPrevious)) throw invalid();
     if (partner.revoked_at !== null) throw new AppError('partner_revoked', 'The partner was revoked.');
+    return partner;
+  }
+
+  private async lookUp(id: string): Promise<PartnerRow | undefined> {
+    const version = this.#cache.sync();
+    let partner = this.#cache.get(id);
+    if (partner === undefined) {
+      partner = await this.repositories.partners.get(id);
+      if (partner !== undefined) this.#cache.set(id, partner, version);
+    }
     return partner;
   }
 

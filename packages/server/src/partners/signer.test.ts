@@ -1,7 +1,16 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, verify } from 'node:crypto';
 
 import type { FastifyInstance } from 'fastify';
-import { calculateJwkThumbprint, createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
+import {
+  calculateJwkThumbprint,
+  createLocalJWKSet,
+  decodeJwt,
+  decodeProtectedHeader,
+  jwtVerify,
+  SignJWT,
+  type JSONWebKeySet,
+  type JWK,
+} from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { buildApp } from '../app.js';
@@ -97,6 +106,40 @@ describe.each(TEST_DIALECTS)('widget token signing keys on %s', (dialect) => {
     const fromSecond = await mintOn(second, partnerKey);
     expect(decodeProtectedHeader(fromSecond).kid).toBe(decodeProtectedHeader(token).kid);
     expect(await sessionStatus(h.app, fromSecond)).toBe(200);
+  });
+
+  it('signs tokens that JOSE verifiers accept with the published key, and still honours jose-signed ones', async () => {
+    const jwks = await jwksOf(h.app);
+    const token = await mintOn(h.app, partnerKey);
+    const [header, payload, signature] = token.split('.') as [string, string, string];
+    expect(JSON.parse(Buffer.from(header, 'base64url').toString())).toEqual({
+      alg: 'EdDSA',
+      kid: jwks.keys[0]?.kid,
+      typ: 'JWT',
+    });
+    await expect(verifyWith(jwks, token)).resolves.toMatchObject({ payload: { aud: WIDGET_TOKEN_AUDIENCE } });
+    // The bare Ed25519 check a partner's own verifier makes with the JWKS key.
+    const publicKey = createPublicKey({ key: jwks.keys[0] as JWK & { kty: 'OKP' }, format: 'jwk' });
+    expect(verify(null, Buffer.from(`${header}.${payload}`), publicKey, Buffer.from(signature, 'base64url'))).toBe(
+      true,
+    );
+
+    // A token jose signed, as this service did before, with the same stored key and claims.
+    const stored = (await h.repositories.signingKeys.list())[0];
+    if (stored === undefined) throw new Error('no stored signing key');
+    const { sub, iss, aud, iat, exp, jti, ...custom } = decodeJwt(token);
+    const joseSigned = await new SignJWT(custom)
+      .setProtectedHeader({ alg: 'EdDSA', kid: stored.kid, typ: 'JWT' })
+      .setSubject(sub ?? '')
+      .setIssuer(iss ?? '')
+      .setAudience(aud ?? '')
+      .setIssuedAt(iat)
+      .setExpirationTime(exp ?? 0)
+      .setJti(jti ?? '')
+      .sign(createPrivateKey({ key: JSON.parse(stored.private_jwk) as JWK & { kty: 'OKP' }, format: 'jwk' }));
+    expect(decodeJwt(joseSigned)).toEqual(decodeJwt(token));
+    expect(await sessionStatus(h.app, joseSigned)).toBe(200);
+    expect(await sessionStatus(h.app, token)).toBe(200);
   });
 
   it('signs with a configured key and still publishes and honours the stored one', async () => {

@@ -1,14 +1,6 @@
-import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 
-import {
-  calculateJwkThumbprint,
-  createLocalJWKSet,
-  errors,
-  jwtVerify,
-  SignJWT,
-  type JSONWebKeySet,
-  type JWK,
-} from 'jose';
+import { calculateJwkThumbprint, createLocalJWKSet, errors, jwtVerify, type JSONWebKeySet, type JWK } from 'jose';
 
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
@@ -54,10 +46,14 @@ async function toSigningKey(privateKey: KeyObject): Promise<SigningKey> {
  * or is generated on first start and kept in the database so every instance signs with the same
  * one. Public keys are published as a JWKS; tokens name their key in `kid`, so keys can rotate.
  */
+const base64url = (text: string): string => Buffer.from(text).toString('base64url');
+
 export class WidgetTokenSigner {
   #keys: SigningKey[];
   #keySet: ReturnType<typeof createLocalJWKSet>;
   #lastReload: number;
+  /** The signing key's JWS protected header, encoded once: it is the same in every token. */
+  readonly #header: string;
 
   private constructor(
     private readonly signing: SigningKey,
@@ -70,6 +66,7 @@ export class WidgetTokenSigner {
     this.#keys = keys;
     this.#keySet = createLocalJWKSet(this.jwks());
     this.#lastReload = clock.now();
+    this.#header = base64url(JSON.stringify({ alg: ALGORITHM, kid: signing.kid, typ: 'JWT' }));
   }
 
   static async open(
@@ -114,17 +111,23 @@ export class WidgetTokenSigner {
     return { keys: this.#keys.map((key) => key.publicJwk) };
   }
 
-  async sign(claims: WidgetTokenClaims, jti: string, expiresAt: number): Promise<string> {
-    const { sub, ...custom } = claims;
-    return new SignJWT({ ...custom })
-      .setProtectedHeader({ alg: ALGORITHM, kid: this.signing.kid, typ: 'JWT' })
-      .setSubject(sub)
-      .setIssuer(this.issuer)
-      .setAudience(WIDGET_TOKEN_AUDIENCE)
-      .setIssuedAt(Math.floor(this.clock.now() / 1000))
-      .setExpirationTime(Math.floor(expiresAt / 1000))
-      .setJti(jti)
-      .sign(this.signing.privateKey);
+  /**
+   * A compact JWS (RFC 7515) signed with Ed25519 by `node:crypto` on the key object loaded at start:
+   * the same token jose's SignJWT makes, without its per-call key import and asynchronous WebCrypto
+   * job, which were half the cost of minting a token.
+   */
+  sign(claims: WidgetTokenClaims, jti: string, expiresAt: number): string {
+    const payload = {
+      ...claims,
+      iss: this.issuer,
+      aud: WIDGET_TOKEN_AUDIENCE,
+      iat: Math.floor(this.clock.now() / 1000),
+      exp: Math.floor(expiresAt / 1000),
+      jti,
+    };
+    const signingInput = `${this.#header}.${base64url(JSON.stringify(payload))}`;
+    const signature = sign(null, Buffer.from(signingInput), this.signing.privateKey);
+    return `${signingInput}.${signature.toString('base64url')}`;
   }
 
   /**

@@ -382,7 +382,7 @@ describe('POST /api/widget/token rate limit', () => {
   });
 
   it('follows X-Forwarded-For when TRUST_PROXY is on', async () => {
-    const { h, partner } = await harnessWithPartner({ config: { trustProxy: true } });
+    const { h, partner } = await harnessWithPartner({ config: { trustProxy: 1 } });
     const proxy = '10.0.0.1';
     const from = (client: string, key: string) =>
       postToken(h, { key, body: validBody, remoteAddress: proxy, headers: { 'x-forwarded-for': client } });
@@ -395,7 +395,7 @@ describe('POST /api/widget/token rate limit', () => {
 
   it('ignores a spoofed X-Forwarded-For when TRUST_PROXY is off', async () => {
     const { h, partner } = await harnessWithPartner();
-    expect(h.config.trustProxy).toBe(false);
+    expect(h.config.trustProxy).toBe(0);
     const attacker = '198.51.100.66';
     for (let attempt = 1; attempt <= 20; attempt += 1) {
       const response = await postToken(h, {

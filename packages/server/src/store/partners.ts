@@ -1,11 +1,16 @@
 import type { Kysely, Selectable } from 'kysely';
 
+import type { CredentialChanges } from './credential-changes.js';
 import type { DatabaseSchema, PartnersTable } from './schema.js';
 
 export type PartnerRow = Selectable<PartnersTable>;
 
+/** Partners, which the partner-key guard caches: every update publishes a credential change. */
 export class PartnersRepository {
-  constructor(private readonly db: Kysely<DatabaseSchema>) {}
+  constructor(
+    private readonly db: Kysely<DatabaseSchema>,
+    private readonly changes: CredentialChanges,
+  ) {}
 
   async insert(row: PartnerRow): Promise<void> {
     await this.db.insertInto('partners').values(row).execute();
@@ -38,11 +43,16 @@ export class PartnersRepository {
       .where('id', '=', id)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    return this.published(Number(result.numUpdatedRows) === 1);
   }
 
   async setAllowedOrigins(id: string, allowedOrigins: string): Promise<void> {
-    await this.db.updateTable('partners').set({ allowed_origins: allowedOrigins }).where('id', '=', id).execute();
+    const result = await this.db
+      .updateTable('partners')
+      .set({ allowed_origins: allowedOrigins })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    await this.published(Number(result.numUpdatedRows) === 1);
   }
 
   async revoke(id: string, at: number): Promise<boolean> {
@@ -52,6 +62,11 @@ export class PartnersRepository {
       .where('id', '=', id)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    return this.published(Number(result.numUpdatedRows) === 1);
+  }
+
+  private async published(changed: boolean): Promise<boolean> {
+    if (changed) await this.changes.publish(this.db);
+    return changed;
   }
 }

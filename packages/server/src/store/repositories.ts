@@ -1,6 +1,7 @@
 import { ApiKeysRepository } from './api-keys.js';
 import { AuditEventsRepository } from './audit-events.js';
 import { CliniciansRepository } from './clinicians.js';
+import type { CredentialChanges } from './credential-changes.js';
 import type { Database } from './database.js';
 import { EncounterConsentsRepository } from './encounter-consents.js';
 import { EncounterDocumentsRepository } from './encounter-documents.js';
@@ -16,6 +17,8 @@ import { SigningKeysRepository } from './signing-keys.js';
 import { TranscriptCorrectionsRepository } from './transcript-corrections.js';
 
 export interface Repositories {
+  /** What credential caches watch; every repository that writes a cached row publishes to it. */
+  credentialChanges: CredentialChanges;
   projects: ProjectsRepository;
   apiKeys: ApiKeysRepository;
   realtimeTokens: RealtimeTokensRepository;
@@ -36,11 +39,12 @@ export interface Repositories {
 
 export function createRepositories(database: Database): Repositories {
   return {
+    credentialChanges: database.credentialChanges,
     projects: new ProjectsRepository(database.db),
     apiKeys: new ApiKeysRepository(database.db, database.credentialChanges),
     realtimeTokens: new RealtimeTokensRepository(database.db),
-    partners: new PartnersRepository(database.db),
-    clinicians: new CliniciansRepository(database.db),
+    partners: new PartnersRepository(database.db, database.credentialChanges),
+    clinicians: new CliniciansRepository(database.db, database.credentialChanges),
     encounters: new EncountersRepository(database.db),
     signingKeys: new SigningKeysRepository(database.db),
     notes: new NotesRepository(database.db),

@@ -9,7 +9,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, createReadStream, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,12 +53,17 @@ function loadSettings(env: NodeJS.ProcessEnv): LoadSettings {
   };
 }
 
+/** Where the target's stdout (the service's log) goes: a file, as a process supervisor would keep it. */
+const serviceLogOf = (directory: string): string => join(directory, 'service.log');
+
 /** Forks the target process and waits for it to report where it listens. */
 async function startTargets(directory: string): Promise<{ child: ChildProcess; targets: Targets }> {
+  const log = openSync(serviceLogOf(directory), 'a');
   // The child inherits this process's Node flags, so `node --cpu-prof run.js` profiles both sides.
   const child = fork(fileURLToPath(new URL('./target.js', import.meta.url)), [directory], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    stdio: ['ignore', log, 'inherit', 'ipc'],
   });
+  closeSync(log);
   try {
     const targets = await new Promise<Targets>((resolve, reject) => {
       function settle(outcome: Targets | Error): void {
@@ -104,6 +109,7 @@ async function main(): Promise<number> {
   );
   const asr = loadConfig(recognizerEnvironment(process.env)).asr;
   out(`  ASR:    PocketSphinx, ${asr.vocabulary} vocabulary, second pass ${asr.secondPass ? 'on' : 'off'}`);
+  out("  Logs:   the default (LOG_LEVEL=info), JSON lines on the service's stdout, a file");
   const idle = await idleShare();
   out(`  Idle:   ${(idle * 100).toFixed(0)}% of CPU time idle in the second before the run`);
   if (idle < QUIET_IDLE_SHARE) {
@@ -120,6 +126,19 @@ async function main(): Promise<number> {
   }
 }
 
+const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+/** Lines and bytes of the service's log, read in chunks: a run writes tens of megabytes. */
+async function logSize(path: string): Promise<{ lines: number; bytes: number }> {
+  let lines = 0;
+  let bytes = 0;
+  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
+    bytes += chunk.length;
+    for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) lines += 1;
+  }
+  return { lines, bytes };
+}
+
 async function runScenarios(settings: LoadSettings, directory: string): Promise<number> {
   const { child, targets } = await startTargets(directory);
   let stopping = false;
@@ -129,11 +148,14 @@ async function runScenarios(settings: LoadSettings, directory: string): Promise<
       process.stderr.write(`bench: the target process died (code ${String(code)}, signal ${String(signal)})\n`);
   });
   const results: ScenarioResult[] = [];
+  let log: { lines: number; bytes: number };
   try {
     for (const scenario of SCENARIOS) {
       const measurement = await scenario.measure({ targets, settings, progress: (line) => out(`  ${line}`) });
       results.push({ scenario, measurement });
     }
+    // Before the target stops: it removes the directory as it goes.
+    log = await logSize(serviceLogOf(directory));
   } finally {
     stopping = true;
     await stopTargets(child);
@@ -144,6 +166,8 @@ async function runScenarios(settings: LoadSettings, directory: string): Promise<
   const details = detailLines(results);
   if (details.length > 0) out();
   for (const line of details) out(line);
+  out();
+  out(`Service log: ${integer.format(log.lines)} lines, ${(log.bytes / 1e6).toFixed(1)} MB`);
 
   const failures = results.filter((result) => result.measurement.problems.length > 0);
   if (failures.length === 0) return 0;

@@ -50,7 +50,7 @@ async function start(opened: Opened): Promise<Targets> {
   // WAL, the page cache and a real file, on an environment-independent, throwaway path.
   const config = loadConfig({
     DATABASE_URL: join(opened.directory, 'bench.db'),
-    LOG_LEVEL: 'silent',
+    // LOG_LEVEL is left at its default (info), as in production: the runner points stdout at a file.
     SEED_DEMO: 'false',
     HOST: '127.0.0.1',
     PORT: '0',

@@ -1,5 +1,4 @@
 import type { Clock } from '../clock.js';
-import type { ApiKeyRow } from '../store/api-keys.js';
 import type { CredentialChanges } from '../store/credential-changes.js';
 
 const MAX_ENTRIES = 10_000;
@@ -7,18 +6,19 @@ const MAX_ENTRIES = 10_000;
 // CredentialChanges. This bounds how long a change could go unseen if a notification were lost.
 const TTL_MS = 30_000;
 
-interface Entry {
-  row: ApiKeyRow;
+interface Entry<Row> {
+  row: Row;
   storedAt: number;
 }
 
 /**
- * Key rows by secret hash, so the hot path of every REST request skips the database. The whole
- * cache is dropped whenever stored credentials change anywhere (see CredentialChanges), which keeps
+ * Rows that authentication reads on every request (API keys by secret hash, partners by id, the
+ * clinicians widget tokens are minted for), so the hot paths skip the database. The whole cache is
+ * dropped whenever stored credentials change anywhere (see CredentialChanges), which keeps
  * revocation immediate; expiry (rotation grace) is still checked on every request against the clock.
  */
-export class ApiKeyCache {
-  readonly #entries = new Map<string, Entry>();
+export class CredentialCache<Row> {
+  readonly #entries = new Map<string, Entry<Row>>();
   #version: number | null = null;
 
   constructor(
@@ -39,22 +39,22 @@ export class ApiKeyCache {
     return version;
   }
 
-  get(secretHash: string): ApiKeyRow | undefined {
-    const entry = this.#entries.get(secretHash);
+  get(key: string): Row | undefined {
+    const entry = this.#entries.get(key);
     if (entry === undefined) return undefined;
     if (this.clock.now() - entry.storedAt >= TTL_MS) {
-      this.#entries.delete(secretHash);
+      this.#entries.delete(key);
       return undefined;
     }
     return entry.row;
   }
 
-  set(secretHash: string, row: ApiKeyRow, versionBeforeRead: number | null): void {
+  set(key: string, row: Row, versionBeforeRead: number | null): void {
     if (versionBeforeRead === null || this.changes.version() !== versionBeforeRead) return;
     if (this.#entries.size >= MAX_ENTRIES) {
       const oldest = this.#entries.keys().next().value;
       if (oldest !== undefined) this.#entries.delete(oldest);
     }
-    this.#entries.set(secretHash, { row, storedAt: this.clock.now() });
+    this.#entries.set(key, { row, storedAt: this.clock.now() });
   }
 }

@@ -4,7 +4,7 @@ import { ManualClock } from '../clock.js';
 import type { ApiKeyRow } from '../store/api-keys.js';
 import { postgresCredentialChanges, type CredentialChanges } from '../store/credential-changes.js';
 import { openTestDatabase } from '@chartwright/testing/databases.js';
-import { ApiKeyCache } from './api-key-cache.js';
+import { CredentialCache } from './credential-cache.js';
 
 /** The real SQLite change feed on a database of its own; `publish` is what a revocation calls. */
 async function sqliteFeed(): Promise<{ changes: CredentialChanges; publish: () => Promise<void> }> {
@@ -32,9 +32,9 @@ const row = (id: string): ApiKeyRow => ({
   replaced_by: null,
 });
 
-describe('ApiKeyCache', () => {
+describe('CredentialCache', () => {
   it('serves what it stored while nothing changed', async () => {
-    const cache = new ApiKeyCache((await sqliteFeed()).changes, new ManualClock());
+    const cache = new CredentialCache<ApiKeyRow>((await sqliteFeed()).changes, new ManualClock());
     const version = cache.sync();
     cache.set('h1', row('a'), version);
     expect(cache.sync()).toBe(version);
@@ -44,7 +44,7 @@ describe('ApiKeyCache', () => {
 
   it('drops everything once credentials change', async () => {
     const { changes, publish } = await sqliteFeed();
-    const cache = new ApiKeyCache(changes, new ManualClock());
+    const cache = new CredentialCache<ApiKeyRow>(changes, new ManualClock());
     cache.set('h1', row('a'), cache.sync());
     await publish();
     cache.sync();
@@ -53,7 +53,7 @@ describe('ApiKeyCache', () => {
 
   it('never caches a row read while a change happened', async () => {
     const { changes, publish } = await sqliteFeed();
-    const cache = new ApiKeyCache(changes, new ManualClock());
+    const cache = new CredentialCache<ApiKeyRow>(changes, new ManualClock());
     const before = cache.sync();
     await publish();
     cache.set('h1', row('a'), before);
@@ -65,14 +65,14 @@ describe('ApiKeyCache', () => {
     // A PostgreSQL feed whose LISTEN connection cannot come up (nothing listens on port 1).
     const changes = postgresCredentialChanges('postgres://postgres@127.0.0.1:1/none');
     cleanups.push(() => changes.close());
-    const cache = new ApiKeyCache(changes, new ManualClock());
+    const cache = new CredentialCache<ApiKeyRow>(changes, new ManualClock());
     cache.set('h1', row('a'), cache.sync());
     expect(cache.get('h1')).toBeUndefined();
   });
 
   it('forgets an entry after its time to live', async () => {
     const clock = new ManualClock();
-    const cache = new ApiKeyCache((await sqliteFeed()).changes, clock);
+    const cache = new CredentialCache<ApiKeyRow>((await sqliteFeed()).changes, clock);
     cache.set('h1', row('a'), cache.sync());
     clock.advance(29_999);
     expect(cache.get('h1')?.id).toBe('a');
@@ -81,7 +81,7 @@ describe('ApiKeyCache', () => {
   });
 
   it('stays bounded, dropping the oldest entry first', async () => {
-    const cache = new ApiKeyCache((await sqliteFeed()).changes, new ManualClock());
+    const cache = new CredentialCache<ApiKeyRow>((await sqliteFeed()).changes, new ManualClock());
     const version = cache.sync();
     for (let index = 0; index <= 10_000; index += 1) cache.set(`h${index}`, row(String(index)), version);
     expect(cache.get('h0')).toBeUndefined();
