@@ -5,6 +5,7 @@ import type { ApiKeyPrincipal } from '../auth/principal.js';
 import { AppError } from '../errors.js';
 import type { WidgetSession } from '../partners/widget-sessions.js';
 import type { AuditAction } from '../store/schema.js';
+import { credentialActor } from './actors.js';
 import type { AuditActor, AuditLog } from './audit-log.js';
 import type { AuditSubject, AuditSubjects } from './audit-subjects.js';
 import {
@@ -25,15 +26,7 @@ const isApiKey = (principal: unknown): principal is ApiKeyPrincipal =>
 
 /** Who called, from the area guard's principal; a signed PDF link has none, so its encounter says whose. */
 function actorOf(principal: unknown, subject: Subject): AuditActor {
-  if (isApiKey(principal)) {
-    return {
-      kind: 'api_key',
-      id: principal.apiKeyId,
-      projectId: principal.projectId,
-      environment: principal.environment,
-      partnerId: null,
-    };
-  }
+  if (isApiKey(principal)) return credentialActor(principal);
   if (isWidgetSession(principal)) {
     return {
       kind: 'clinician',

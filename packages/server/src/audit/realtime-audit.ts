@@ -1,30 +1,12 @@
 import type { Principal } from '../auth/principal.js';
-import type { AuditActor, AuditLog } from './audit-log.js';
+import { credentialActor } from './actors.js';
+import type { AuditLog } from './audit-log.js';
 import type { AuditSubjects } from './audit-subjects.js';
 
 /** Where a realtime socket came from, as its upgrade request said. */
 export interface ConnectionOrigin {
   ip: string;
   requestId: string;
-}
-
-function actorOf(principal: Principal): AuditActor {
-  if (principal.kind === 'api_key') {
-    return {
-      kind: 'api_key',
-      id: principal.apiKeyId,
-      projectId: principal.projectId,
-      environment: principal.environment,
-      partnerId: null,
-    };
-  }
-  return {
-    kind: 'realtime_token',
-    id: principal.tokenId,
-    projectId: principal.projectId,
-    environment: principal.environment,
-    partnerId: principal.issuer.kind === 'partner' ? principal.issuer.id : null,
-  };
 }
 
 /**
@@ -46,7 +28,7 @@ export class RealtimeAudit {
     const encounterId = principal.kind === 'realtime_token' ? principal.encounterId : null;
     const subject = await this.subjects.encounter(encounterId ?? undefined);
     await this.log.record({
-      actor: actorOf(principal),
+      actor: credentialActor(principal),
       action: session.resumed ? 'update' : 'create',
       resourceType: 'realtime_session',
       resourceId: session.id,
