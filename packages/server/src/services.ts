@@ -80,12 +80,12 @@ const DAY_MS = 86_400_000;
 export async function createServices(config: Config, deps: AppDependencies): Promise<Services> {
   const { clock } = deps;
   const repositories = createRepositories(deps.database);
-  const audit = await AuditLog.open(config.audit, {
-    events: repositories.auditEvents,
+  const secrets = {
     file: deps.secrets ?? generatedSecrets(config.keyFile),
     database: repositories.serviceSecrets,
     clock,
-  });
+  };
+  const audit = await AuditLog.open(config.audit, { events: repositories.auditEvents, ...secrets });
   const auditSubjects = new AuditSubjects(repositories);
   const realtimeTokens = new RealtimeTokenService(repositories, clock, config);
   const signer = await WidgetTokenSigner.open(repositories, clock, {
@@ -115,7 +115,14 @@ export async function createServices(config: Config, deps: AppDependencies): Pro
     operationAudit: new OperationAudit(audit, auditSubjects),
     retention: new Retention({ repositories, database: deps.database, clock, config }),
     deletion,
-    ...(await encounterServices(config, deps, { repositories, realtimeTokens, notes, realtimeArchive, deletion })),
+    ...(await encounterServices(config, deps, {
+      repositories,
+      realtimeTokens,
+      notes,
+      realtimeArchive,
+      deletion,
+      secrets,
+    })),
   };
 }
 
@@ -160,6 +167,7 @@ async function encounterServices(
     notes: NoteService;
     realtimeArchive: RealtimeSessionArchive;
     deletion: Deletion;
+    secrets: Parameters<typeof PdfLinks.open>[0];
   },
 ): Promise<Pick<Services, 'encounters' | 'encounterNotes' | 'transcriptCorrections' | 'documents'>> {
   const { repositories } = shared;
@@ -176,7 +184,7 @@ async function encounterServices(
   const documents = new EncounterDocumentService({
     repositories,
     clock: deps.clock,
-    links: await PdfLinks.open(repositories.serviceSecrets, deps.clock, {
+    links: await PdfLinks.open(shared.secrets, {
       baseUrl: config.widgetBaseUrl,
       ...config.widgetPdfLinks,
     }),

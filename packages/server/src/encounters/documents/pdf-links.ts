@@ -4,6 +4,8 @@ import { endpoint } from '@chartwright/protocol';
 
 import type { Clock } from '../../clock.js';
 import { AppError } from '../../errors.js';
+import type { GeneratedSecrets } from '../../secrets/key-file.js';
+import { sharedSecret } from '../../secrets/shared-secret.js';
 import type { ServiceSecretsRepository } from '../../store/service-secrets.js';
 
 const SECRET_NAME = 'widget_pdf_links';
@@ -20,7 +22,7 @@ export interface SignedPdfLink {
  * Links that download one revision of a document's PDF without any other credential, so an EMR can
  * fetch what PUSH_DOCUMENT's pdfUrl names. The link carries only the document id, the revision and
  * its expiry (no PHI), signed with HMAC-SHA256 under a key every instance shares: configured, or
- * generated once and kept in the database.
+ * generated once into the key file (secrets/shared-secret.ts), never into the database.
  */
 export class PdfLinks {
   private constructor(
@@ -30,13 +32,19 @@ export class PdfLinks {
   ) {}
 
   static async open(
-    secrets: ServiceSecretsRepository,
-    clock: Clock,
+    stores: { file: GeneratedSecrets; database: ServiceSecretsRepository; clock: Clock },
     options: { baseUrl: string; ttlSeconds: number; secret: string | null },
   ): Promise<PdfLinks> {
-    const secret =
-      options.secret ?? (await secrets.getOrCreate(SECRET_NAME, randomBytes(32).toString('base64url'), clock.now()));
-    return new PdfLinks(Buffer.from(secret, 'utf8'), clock, options);
+    const secret = await sharedSecret(
+      {
+        name: SECRET_NAME,
+        variable: 'WIDGET_PDF_LINK_SECRET',
+        configured: options.secret,
+        generate: () => randomBytes(32).toString('base64url'),
+      },
+      stores,
+    );
+    return new PdfLinks(Buffer.from(secret, 'utf8'), stores.clock, options);
   }
 
   private signature(documentId: string, revision: number, expires: number): Buffer {
