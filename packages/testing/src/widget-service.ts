@@ -90,8 +90,9 @@ export async function startWidgetService(options: { recognizer?: Recognizer } = 
 /** How many requests the service has logged for `method` on a path matching `path`. */
 export function requestsTo(service: WidgetService, method: string, path: RegExp): number {
   return service.harness.logs.lines.filter((line) => {
-    if (!line.includes('"msg":"incoming request"')) return false;
-    const { req } = JSON.parse(line) as { req?: { method?: string; path?: string } };
-    return req?.method === method && path.test(req.path ?? '');
+    // The service logs each request once, when it is answered (http/request-log.ts).
+    const logged = JSON.parse(line) as { msg?: string; method?: string; path?: string };
+    if (logged.msg !== 'request completed' && logged.msg !== 'request errored') return false;
+    return logged.method === method && path.test(logged.path ?? '');
   }).length;
 }
