@@ -380,6 +380,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     widgetBaseUrl: 'http://widget.test',
     // Configured, as several instances are, so instances a test starts on one database agree.
     audit: { ...base.audit, hmacKey: 'test-audit-hmac-key-0123456789abcdef' },
+    widgetPdfLinks: { ...base.widgetPdfLinks, secret: 'test-pdf-link-secret-0123456789abcdef' },
     ...overrides,
   });
 }

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TEST_DIALECTS, openTestDatabase, type TestDatabase } from '@chartwright/testing/databases.js';
 import { createHarness, type Harness } from '@chartwright/testing/harness.js';
 import { openWidget, widgetCall } from '@chartwright/testing/widget-encounters.js';
+import { testConfig } from '../../config/config.js';
 import { createRepositories } from '../../store/repositories.js';
 
 /**
@@ -24,7 +25,11 @@ describe.each(TEST_DIALECTS)('the PDF-link secret on upgrade (%s)', (dialect) =>
     const legacy = 'an-earlier-version-generated-this-secret-0123456789';
     await createRepositories(database.database).serviceSecrets.getOrCreate('widget_pdf_links', legacy, 0);
 
-    h = await createHarness({ database: database.database });
+    const defaults = testConfig();
+    h = await createHarness({
+      database: database.database,
+      config: { widgetPdfLinks: { ...defaults.widgetPdfLinks, secret: null } },
+    });
     const partner = await h.createPartner();
     const widget = await openWidget(h, partner.partnerKey);
     const encounter = `/api/widget/encounters/${widget.sessionId}`;

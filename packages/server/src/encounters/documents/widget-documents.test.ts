@@ -9,6 +9,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { TEST_DIALECTS } from '@chartwright/testing/databases.js';
+import { testConfig } from '../../config/config.js';
 import { createHarness, type Harness, type HarnessOptions } from '@chartwright/testing/harness.js';
 import { flattened, pdftotextInstalled, pdfText } from '@chartwright/testing/pdf-text.js';
 import {
@@ -353,7 +354,12 @@ describe.each(TEST_DIALECTS)('widget documents on %s', (dialect) => {
       ];
       for (const url of refused) expectWidgetError(await download(url), 403, 'invalid_pdf_link');
       // Another instance with another key does not honour this one's links.
-      const elsewhere = await createHarness({ dialect });
+      const elsewhere = await createHarness({
+        dialect,
+        config: {
+          widgetPdfLinks: { ...testConfig().widgetPdfLinks, secret: 'another-instance-s-pdf-link-secret-0123' },
+        },
+      });
       try {
         const response = await elsewhere.app.inject({ method: 'GET', url: link.pathname + link.search });
         expectWidgetError(response, 403, 'invalid_pdf_link');
