@@ -88,7 +88,7 @@ export async function createServices(config: Config, deps: AppDependencies): Pro
   const audit = await AuditLog.open(config.audit, { events: repositories.auditEvents, ...secrets });
   const auditSubjects = new AuditSubjects(repositories);
   const realtimeTokens = new RealtimeTokenService(repositories, clock, config);
-  const signer = await WidgetTokenSigner.open(repositories, clock, {
+  const signer = await WidgetTokenSigner.open(repositories, secrets, {
     issuer: config.widgetBaseUrl,
     privateKeyPem: config.widgetJwtPrivateKey,
   });

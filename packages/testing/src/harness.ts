@@ -17,6 +17,7 @@ import type { Database, Dialect } from '@chartwright/server/internal/store/datab
 import { createRepositories, type Repositories } from '@chartwright/server/internal/store/repositories.js';
 import { PartnerService } from '@chartwright/server/internal/partners/partner-service.js';
 import { Retention } from '@chartwright/server/internal/retention/retention.js';
+import { generatedSecrets, type GeneratedSecrets } from '@chartwright/server/internal/secrets/key-file.js';
 import { openTestDatabase, type TestDatabase } from './databases.js';
 
 /** Collects every log line the service writes, so tests can assert what never appears in them. */
@@ -42,6 +43,11 @@ export interface Harness {
   projects: ProjectService;
   keys: ApiKeyService;
   logs: LogCapture;
+  /**
+   * The key file's secrets (in memory unless the test configures a key file): give them to another instance on the same database, as
+   * instances share a key file, or read the signing key to forge a token.
+   */
+  secrets: GeneratedSecrets;
   /** Partners (EMR vendors), on the harness's database and clock. */
   partners: PartnerService;
   /** The retention sweep the service runs hourly, to run when the test says. */
@@ -91,8 +97,10 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       : { database: options.database, dispose: () => Promise.resolve() };
   const clock = new ManualClock();
   const logs = new LogCapture();
+  const secrets = generatedSecrets(config.keyFile);
   const app = await buildApp(config, {
     database: testDatabase.database,
+    secrets,
     clock,
     logger: createLogger(config.logLevel, logs),
     rateLimitStore: options.rateLimitStore ?? new MemoryRateLimitStore(),
@@ -120,6 +128,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     projects,
     keys,
     logs,
+    secrets,
     partners,
     retention: new Retention({ repositories, database: testDatabase.database, clock, config }),
     project: {

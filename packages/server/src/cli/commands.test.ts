@@ -1,14 +1,18 @@
 import { execFile } from 'node:child_process';
+import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
+import { calculateJwkThumbprint } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { ManualClock } from '../clock.js';
+import { openDatabase } from '../store/database.js';
 import { MIGRATION_NAMES } from '../store/migrations/index.js';
+import { createRepositories } from '../store/repositories.js';
 import { runCli } from './commands.js';
 
 const T0 = Date.UTC(2026, 0, 1);
@@ -507,6 +511,48 @@ describe('partners', () => {
       ),
     ).toContain('--token-lifetime must be a whole number');
     expect(await failure(1, 'partners', 'revoke', 'ptn_missing')).toContain('ptn_missing');
+  });
+});
+
+describe('widget-key rotate', () => {
+  const keyFile = () => JSON.parse(readFileSync(join(dir, 'chartwright.keys.json'), 'utf8')) as Record<string, string>;
+
+  it('puts a new signing key in the key file and publishes it in the database, its private half nowhere else', async () => {
+    const first = await json<{ kid: string; previousKeysPublishedUntil: string }>('widget-key', 'rotate');
+    expect(first.previousKeysPublishedUntil).toBe(new Date(T0 + 7 * 86_400_000).toISOString());
+    clock.advance(1000);
+    const second = await json<{ kid: string }>('widget-key', 'rotate');
+    expect(second.kid).not.toBe(first.kid);
+
+    const pem = keyFile()['widget_signing_key'] ?? '';
+    const publicJwk = createPublicKey(createPrivateKey(pem)).export({ format: 'jwk' });
+    expect(await calculateJwkThumbprint(publicJwk)).toBe(second.kid);
+    const database = openDatabase({ kind: 'sqlite', path: env['DATABASE_URL'] ?? '' });
+    try {
+      const rows = await createRepositories(database).signingKeys.list();
+      expect(rows.map((row) => [row.kid, row.private_jwk])).toEqual([
+        [first.kid, ''],
+        [second.kid, ''],
+      ]);
+      expect(await createRepositories(database).serviceSecrets.get('fingerprint:widget_signing_key')).toMatch(
+        /^[0-9a-f]{64}$/,
+      );
+    } finally {
+      await database.close();
+    }
+    expect(readFileSync(env['DATABASE_URL'] ?? '').includes(Buffer.from(pem.split('\n')[1] ?? '-'))).toBe(false);
+
+    const human = await cli('widget-key', 'rotate');
+    expect(human.out).toMatch(
+      /^New widget signing key \S+, published now.*\nRestart every instance before 2026-01-08T/,
+    );
+  });
+
+  it('refuses when the key is configured, naming the variable', async () => {
+    env['WIDGET_JWT_PRIVATE_KEY'] = generateKeyPairSync('ed25519')
+      .privateKey.export({ type: 'pkcs8', format: 'pem' })
+      .toString();
+    expect(await failure(2, 'widget-key', 'rotate')).toContain('WIDGET_JWT_PRIVATE_KEY');
   });
 });
 

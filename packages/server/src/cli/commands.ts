@@ -12,6 +12,7 @@ import { PartnerService, type PartnerSummary } from '../partners/partner-service
 import { Deletion } from '../retention/deletion.js';
 import { Retention } from '../retention/retention.js';
 import { generatedSecrets } from '../secrets/key-file.js';
+import { WidgetTokenSigner } from '../partners/signer.js';
 import { openDatabase, type Database } from '../store/database.js';
 import { migrateToLatest, type MigrationOutcome } from '../store/migrate.js';
 import { createRepositories } from '../store/repositories.js';
@@ -50,6 +51,8 @@ Commands:
              [--since <iso>] [--until <iso>] [--limit <n>]
                                             Who touched which patient data, oldest first
   audit verify                              Check the audit chain; exit code 1 if a record was edited or removed
+  widget-key rotate                         Replace the generated widget signing key; restart every instance
+                                            within 7 days (the old key stays published that long)
   retention sweep                           Delete now what is past its retention (the service does it hourly)
   delete note|document|realtime-session|encounter <id>
                                             Delete it now with everything under it (audited)
@@ -142,6 +145,7 @@ interface CommandContext {
   subjects: AuditSubjects;
   deletion: Deletion;
   retention: Retention;
+  rotateWidgetSigningKey: () => Promise<{ kid: string; previousKeysPublishedUntil: number }>;
 }
 
 type Command = (context: CommandContext) => Promise<void>;
@@ -246,6 +250,18 @@ const PARTNER_COMMANDS: Readonly<Record<string, Command>> = {
   },
 };
 
+const WIDGET_KEY_COMMANDS: Readonly<Record<string, Command>> = {
+  'widget-key rotate': async ({ print, rotateWidgetSigningKey }) => {
+    const rotated = await rotateWidgetSigningKey();
+    const until = new Date(rotated.previousKeysPublishedUntil).toISOString();
+    print(
+      { kid: rotated.kid, previousKeysPublishedUntil: until },
+      `New widget signing key ${rotated.kid}, published now; instances sign with it once restarted.\n` +
+        `Restart every instance before ${until}: tokens signed with the previous key are honoured until then.`,
+    );
+  },
+};
+
 const COMMANDS: Readonly<Record<string, Command>> = {
   migrate: ({ migrated, print }) => {
     print(
@@ -258,6 +274,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   ...KEY_COMMANDS,
   ...PARTNER_COMMANDS,
   ...PRIVACY_COMMANDS,
+  ...WIDGET_KEY_COMMANDS,
 };
 
 /** What the commands work with, on the database and key file the service uses. */
@@ -267,19 +284,24 @@ async function services(
   clock: Clock,
 ): Promise<Omit<CommandContext, 'values' | 'rest' | 'print' | 'migrated'>> {
   const repositories = createRepositories(database);
+  const secrets = { file: generatedSecrets(config.keyFile), database: repositories.serviceSecrets, clock };
   return {
     projects: new ProjectService(repositories, clock),
     keys: new ApiKeyService(repositories, clock, config.keyRotationGraceSeconds),
     partners: new PartnerService(repositories, clock, config.keyRotationGraceSeconds),
-    audit: await AuditLog.open(config.audit, {
-      events: repositories.auditEvents,
-      file: generatedSecrets(config.keyFile),
-      database: repositories.serviceSecrets,
-      clock,
-    }),
+    audit: await AuditLog.open(config.audit, { events: repositories.auditEvents, ...secrets }),
     subjects: new AuditSubjects(repositories),
     deletion: new Deletion({ repositories, database, liveAudio: null }),
     retention: new Retention({ repositories, database, clock, config }),
+    rotateWidgetSigningKey: () => {
+      if (config.widgetJwtPrivateKey !== null) {
+        throw new UsageError(
+          'the widget signing key is configured (WIDGET_JWT_PRIVATE_KEY): configure the new key and restart every ' +
+            'instance; the previous key stays published for 7 days',
+        );
+      }
+      return WidgetTokenSigner.rotateGeneratedKey(repositories, secrets);
+    },
   };
 }
 

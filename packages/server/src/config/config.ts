@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -370,6 +371,13 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
   });
 }
 
+let testSigningKey: string | undefined;
+/** One Ed25519 key per test process, made on first use (production never makes it). */
+function testWidgetSigningKey(): string {
+  testSigningKey ??= generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  return testSigningKey;
+}
+
 /** A configuration for tests: in-memory SQLite, silent logs, no demo data. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   const base = loadConfig({ DATABASE_URL: ':memory:', LOG_LEVEL: 'silent', SEED_DEMO: 'false', PORT: '0' });
@@ -381,6 +389,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     // Configured, as several instances are, so instances a test starts on one database agree.
     audit: { ...base.audit, hmacKey: 'test-audit-hmac-key-0123456789abcdef' },
     widgetPdfLinks: { ...base.widgetPdfLinks, secret: 'test-pdf-link-secret-0123456789abcdef' },
+    widgetJwtPrivateKey: testWidgetSigningKey(),
     ...overrides,
   });
 }

@@ -13,7 +13,7 @@ import { originProblem } from './origins.js';
 
 /** Widget tokens live 24 hours unless the partner is set up otherwise (interface: Limits). */
 export const DEFAULT_TOKEN_LIFETIME_SECONDS = 86_400;
-const MAX_TOKEN_LIFETIME_SECONDS = 7 * 86_400;
+export const MAX_TOKEN_LIFETIME_SECONDS = 7 * 86_400;
 const MIN_TOKEN_LIFETIME_SECONDS = 300;
 
 export interface PartnerSummary {

@@ -1,4 +1,4 @@
-import { createPrivateKey, createPublicKey, generateKeyPairSync, verify } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, verify, type KeyObject } from 'node:crypto';
 
 import type { FastifyInstance } from 'fastify';
 import {
@@ -17,9 +17,12 @@ import { buildApp } from '../app.js';
 import type { Config } from '../config/config.js';
 import { createLogger } from '../logger.js';
 import { MemoryRateLimitStore } from '../ratelimit/memory-store.js';
-import { TEST_DIALECTS } from '@chartwright/testing/databases.js';
+import { TEST_DIALECTS, openTestDatabase } from '@chartwright/testing/databases.js';
 import { createHarness, type Harness } from '@chartwright/testing/harness.js';
-import { WIDGET_TOKEN_AUDIENCE } from './signer.js';
+import { ManualClock } from '../clock.js';
+import { MemorySecrets } from '../secrets/key-file.js';
+import { createRepositories } from '../store/repositories.js';
+import { SIGNING_KEY_OVERLAP_MS, WIDGET_TOKEN_AUDIENCE, WidgetTokenSigner } from './signer.js';
 
 async function jwksOf(app: FastifyInstance): Promise<JSONWebKeySet> {
   const response = await app.inject({ method: 'GET', url: '/.well-known/jwks.json' });
@@ -56,7 +59,8 @@ describe.each(TEST_DIALECTS)('widget token signing keys on %s', (dialect) => {
   let partnerKey: string;
   const others: FastifyInstance[] = [];
   beforeEach(async () => {
-    h = await createHarness({ dialect });
+    // The zero-configuration default: a key generated into the key file.
+    h = await createHarness({ dialect, config: { widgetJwtPrivateKey: null } });
     ({ partnerKey } = await h.createPartner());
   });
   afterEach(async () => {
@@ -73,6 +77,8 @@ describe.each(TEST_DIALECTS)('widget token signing keys on %s', (dialect) => {
         clock: h.clock,
         logger: createLogger('silent'),
         rateLimitStore: new MemoryRateLimitStore(),
+        // Instances of one deployment share the key file.
+        secrets: h.secrets,
       },
     );
     others.push(app);
@@ -87,9 +93,21 @@ describe.each(TEST_DIALECTS)('widget token signing keys on %s', (dialect) => {
       currentDate: new Date(h.clock.now()),
     });
 
-  it('keeps the key generated on first start, so every instance signs and verifies alike', async () => {
+  /** The private key the harness's instance generated into its key file. */
+  const serviceKey = () =>
+    createPrivateKey(
+      h.secrets.getOrCreate('widget_signing_key', () => {
+        throw new Error('no signing key in the key file');
+      }),
+    );
+
+  it('keeps the key generated on first start in the key file, so every instance signs and verifies alike', async () => {
     const stored = await h.repositories.signingKeys.list();
     expect(stored).toHaveLength(1);
+    // The database holds only the public half.
+    expect(stored[0]?.private_jwk).toBe('');
+    expect(JSON.parse(stored[0]?.public_jwk ?? '{}')).not.toHaveProperty('d');
+    expect(await calculateJwkThumbprint(createPublicKey(serviceKey()).export({ format: 'jwk' }))).toBe(stored[0]?.kid);
     const first = await jwksOf(h.app);
     expect(kidsOf(first)).toEqual([stored[0]?.kid]);
     expect(first.keys[0]).toMatchObject({ kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA', use: 'sig' });
@@ -124,9 +142,9 @@ describe.each(TEST_DIALECTS)('widget token signing keys on %s', (dialect) => {
       true,
     );
 
-    // A token jose signed, as this service did before, with the same stored key and claims.
+    // A token jose signed, as this service did before, with the same key and claims.
     const stored = (await h.repositories.signingKeys.list())[0];
-    if (stored === undefined) throw new Error('no stored signing key');
+    if (stored === undefined) throw new Error('no published signing key');
     const { sub, iss, aud, iat, exp, jti, ...custom } = decodeJwt(token);
     const joseSigned = await new SignJWT(custom)
       .setProtectedHeader({ alg: 'EdDSA', kid: stored.kid, typ: 'JWT' })
@@ -136,16 +154,17 @@ describe.each(TEST_DIALECTS)('widget token signing keys on %s', (dialect) => {
       .setIssuedAt(iat)
       .setExpirationTime(exp ?? 0)
       .setJti(jti ?? '')
-      .sign(createPrivateKey({ key: JSON.parse(stored.private_jwk) as JWK & { kty: 'OKP' }, format: 'jwk' }));
+      .sign(serviceKey());
     expect(decodeJwt(joseSigned)).toEqual(decodeJwt(token));
     expect(await sessionStatus(h.app, joseSigned)).toBe(200);
     expect(await sessionStatus(h.app, token)).toBe(200);
   });
 
-  it('signs with a configured key and still publishes and honours the stored one', async () => {
+  it('signs with a configured key and still publishes and honours the generated one for the overlap', async () => {
     const storedKid = (await h.repositories.signingKeys.list())[0]?.kid;
     const oldToken = await mintOn(h.app, partnerKey);
     const { pem, kid } = await configuredKey();
+    h.clock.advance(1000);
     const configured = await secondInstance({ widgetJwtPrivateKey: pem });
 
     const jwks = await jwksOf(configured);
@@ -158,8 +177,14 @@ describe.each(TEST_DIALECTS)('widget token signing keys on %s', (dialect) => {
     // Tokens signed with the stored key before the change keep working.
     await expect(verifyWith(jwks, oldToken)).resolves.toMatchObject({ protectedHeader: { kid: storedKid } });
     expect(await sessionStatus(configured, oldToken)).toBe(200);
-    // The configured key is never written to the database.
-    expect((await h.repositories.signingKeys.list()).map((row) => row.kid)).toEqual([storedKid]);
+    // The first instance, still signing with the generated key, accepts the configured key's tokens
+    // too, once it may look for keys it does not know again.
+    h.clock.advance(10_000);
+    expect(await sessionStatus(h.app, token)).toBe(200);
+    // Only the configured key's public half is written to the database.
+    const rows = await h.repositories.signingKeys.list();
+    expect(rows.map((row) => row.kid)).toEqual([storedKid, kid]);
+    expect(rows.map((row) => row.private_jwk)).toEqual(['', '']);
   });
 
   it('generates no key of its own when one is configured from the start', async () => {
@@ -167,7 +192,10 @@ describe.each(TEST_DIALECTS)('widget token signing keys on %s', (dialect) => {
     const fresh = await createHarness({ dialect, config: { widgetJwtPrivateKey: pem } });
     try {
       expect(kidsOf(await jwksOf(fresh.app))).toEqual([kid]);
-      expect(await fresh.repositories.signingKeys.list()).toEqual([]);
+      expect((await fresh.repositories.signingKeys.list()).map((row) => [row.kid, row.private_jwk])).toEqual([
+        [kid, ''],
+      ]);
+      expect(fresh.secrets.getOrCreate('widget_signing_key', () => 'none')).toBe('none');
       const { partnerKey: freshKey } = await fresh.createPartner();
       const token = await mintOn(fresh.app, freshKey);
       expect(decodeProtectedHeader(token).kid).toBe(kid);
@@ -176,4 +204,100 @@ describe.each(TEST_DIALECTS)('widget token signing keys on %s', (dialect) => {
       await fresh.close();
     }
   });
+  it('rotates a generated key: both published during the overlap, the old one refused after it', async () => {
+    const oldKid = (await h.repositories.signingKeys.list())[0]?.kid;
+    const oldToken = await mintOn(h.app, partnerKey);
+    // A token the old key signs later, still valid when the overlap ends (as a leaked key could).
+    const late = await resignWithExpiry(oldToken, serviceKey(), 9 * 86_400);
+    const services = createRepositories(h.database);
+    h.clock.advance(1000);
+    const rotated = await WidgetTokenSigner.rotateGeneratedKey(services, {
+      file: h.secrets,
+      database: services.serviceSecrets,
+      clock: h.clock,
+    });
+    expect(rotated.kid).not.toBe(oldKid);
+    expect(rotated.previousKeysPublishedUntil).toBe(h.clock.now() + SIGNING_KEY_OVERLAP_MS);
+
+    // An instance restarted with the key file signs with the new key; the one still running with the
+    // old key and the restarted one accept each other's tokens.
+    const restarted = await secondInstance();
+    expect(kidsOf(await jwksOf(restarted))).toEqual([rotated.kid, oldKid]);
+    const newToken = await mintOn(restarted, partnerKey);
+    expect(decodeProtectedHeader(newToken).kid).toBe(rotated.kid);
+    expect(await sessionStatus(restarted, oldToken)).toBe(200);
+    h.clock.advance(11_000);
+    expect(await sessionStatus(h.app, newToken)).toBe(200);
+    expect(await sessionStatus(restarted, late)).toBe(200);
+
+    // Past the overlap the old key is no longer published, and what it signs is refused.
+    h.clock.advance(SIGNING_KEY_OVERLAP_MS);
+    const later = await secondInstance();
+    expect(kidsOf(await jwksOf(later))).toEqual([rotated.kid]);
+    expect(await sessionStatus(later, late)).toBe(401);
+    expect(await sessionStatus(later, await mintOn(later, partnerKey))).toBe(200);
+  });
+
+  it('refuses to start on a key file that holds another signing key than the other instances', async () => {
+    await expect(
+      buildApp(h.config, {
+        database: h.database,
+        clock: h.clock,
+        logger: createLogger('silent'),
+        rateLimitStore: new MemoryRateLimitStore(),
+        secrets: new MemorySecrets(),
+      }),
+    ).rejects.toThrow(/widget_signing_key secret differs.*WIDGET_JWT_PRIVATE_KEY/);
+  });
 });
+
+describe.each(TEST_DIALECTS)('upgrading over a signing key an earlier version kept in the database (%s)', (dialect) => {
+  it('moves it to the key file, leaves no private key in the database, and honours the tokens it signed', async () => {
+    const database = await openTestDatabase(dialect);
+    const clock = new ManualClock();
+    // What an earlier version wrote on first start: the whole key pair in one row.
+    const legacy = generateKeyPairSync('ed25519').privateKey;
+    const publicJwk = createPublicKey(legacy).export({ format: 'jwk' });
+    const kid = await calculateJwkThumbprint(publicJwk);
+    const repositories = createRepositories(database.database);
+    await repositories.signingKeys.insertIfAbsent({
+      kid,
+      algorithm: 'EdDSA',
+      private_jwk: JSON.stringify(legacy.export({ format: 'jwk' })),
+      public_jwk: JSON.stringify({ ...publicJwk, kid, alg: 'EdDSA', use: 'sig' }),
+      created_at: clock.now(),
+    });
+    const h = await createHarness({ database: database.database, config: { widgetJwtPrivateKey: null } });
+    try {
+      const { partnerKey } = await h.createPartner();
+      const token = await mintOn(h.app, partnerKey);
+      expect(decodeProtectedHeader(token).kid).toBe(kid);
+      // A token the earlier version issued, signed with the key from the row.
+      const issuedBefore = await resignWithExpiry(token, legacy, 3600);
+      expect(await sessionStatus(h.app, issuedBefore)).toBe(200);
+
+      const rows = await h.repositories.signingKeys.list();
+      expect(rows.map((row) => [row.kid, row.private_jwk])).toEqual([[kid, '']]);
+      const moved = createPrivateKey(h.secrets.getOrCreate('widget_signing_key', () => 'missing'));
+      expect(moved.export({ format: 'jwk' })).toEqual(legacy.export({ format: 'jwk' }));
+    } finally {
+      await h.close();
+      await database.dispose();
+    }
+  });
+});
+
+/** The claims of a genuine token, signed again with `key`, expiring `seconds` after issue. */
+async function resignWithExpiry(genuine: string, key: KeyObject, seconds: number): Promise<string> {
+  const { sub, iss, aud, iat, jti, ...custom } = decodeJwt(genuine);
+  const publicJwk = createPublicKey(key).export({ format: 'jwk' });
+  return new SignJWT(custom)
+    .setProtectedHeader({ alg: 'EdDSA', kid: await calculateJwkThumbprint(publicJwk), typ: 'JWT' })
+    .setSubject(sub ?? '')
+    .setIssuer(iss ?? '')
+    .setAudience(aud ?? '')
+    .setIssuedAt(iat)
+    .setExpirationTime((iat ?? 0) + seconds)
+    .setJti(jti ?? '')
+    .sign(key);
+}

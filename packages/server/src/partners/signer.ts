@@ -4,7 +4,14 @@ import { calculateJwkThumbprint, createLocalJWKSet, errors, jwtVerify, type JSON
 
 import type { Clock } from '../clock.js';
 import { AppError } from '../errors.js';
+import {
+  replaceSharedSecret,
+  sharedSecret,
+  type LegacySecret,
+  type SharedSecretStores,
+} from '../secrets/shared-secret.js';
 import type { Repositories } from '../store/repositories.js';
+import { MAX_TOKEN_LIFETIME_SECONDS } from './partner-service.js';
 
 const ALGORITHM = 'EdDSA';
 export const WIDGET_TOKEN_AUDIENCE = 'chartwright-widget';
@@ -29,11 +36,23 @@ export interface VerifiedWidgetToken extends WidgetTokenClaims {
   expired: boolean;
 }
 
-interface SigningKey {
+interface VerificationKey {
   kid: string;
-  privateKey: KeyObject;
   publicJwk: JWK;
 }
+
+interface SigningKey extends VerificationKey {
+  privateKey: KeyObject;
+}
+
+/** The signing key's name in the key file, and the variable that configures it instead. */
+const SIGNING_KEY_SECRET = 'widget_signing_key';
+const SIGNING_KEY_VARIABLE = 'WIDGET_JWT_PRIVATE_KEY';
+/**
+ * How long a replaced key stays in the JWKS: the longest a widget token can live, so every token it
+ * signed expires before verifiers drop it.
+ */
+export const SIGNING_KEY_OVERLAP_MS = MAX_TOKEN_LIFETIME_SECONDS * 1000;
 
 async function toSigningKey(privateKey: KeyObject): Promise<SigningKey> {
   const publicJwk = createPublicKey(privateKey).export({ format: 'jwk' }) as JWK;
@@ -41,15 +60,72 @@ async function toSigningKey(privateKey: KeyObject): Promise<SigningKey> {
   return { kid, privateKey, publicJwk: { ...publicJwk, kid, alg: ALGORITHM, use: 'sig' } };
 }
 
+const newPrivateKeyPem = () =>
+  generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+
 /**
- * Signs and verifies widget session tokens with an Ed25519 key. The key comes from configuration,
- * or is generated on first start and kept in the database so every instance signs with the same
- * one. Public keys are published as a JWKS; tokens name their key in `kid`, so keys can rotate.
+ * The private key earlier versions generated into `widget_signing_keys` (they signed with the
+ * oldest row's), as the PEM the key file keeps; erasing it blanks every row's private half.
  */
+function legacyPrivateKey(repositories: Repositories): LegacySecret {
+  return {
+    read: async () => {
+      const row = (await repositories.signingKeys.list()).find((stored) => stored.private_jwk !== '');
+      if (row === undefined) return undefined;
+      const key = createPrivateKey({ key: JSON.parse(row.private_jwk) as JWK, format: 'jwk' });
+      return key.export({ type: 'pkcs8', format: 'pem' }).toString();
+    },
+    erase: () => repositories.signingKeys.erasePrivateKeys(),
+  };
+}
+
+/** Records a signing key's public half, so every instance publishes it and accepts its tokens. */
+async function publish(repositories: Repositories, key: SigningKey, now: number): Promise<void> {
+  await repositories.signingKeys.insertIfAbsent({
+    kid: key.kid,
+    algorithm: ALGORITHM,
+    private_jwk: '',
+    public_jwk: JSON.stringify(key.publicJwk),
+    created_at: now,
+  });
+}
+
+/**
+ * The keys still published, newest first: every key since the newest one that replaced its
+ * predecessor more than the overlap ago. A key that leaked stops verifying once its replacement
+ * has been published that long.
+ */
+async function publishedKeys(repositories: Repositories, now: number): Promise<VerificationKey[]> {
+  const rows = await repositories.signingKeys.list();
+  let first = 0;
+  rows.forEach((row, index) => {
+    if (row.created_at <= now - SIGNING_KEY_OVERLAP_MS) first = index;
+  });
+  return Promise.all(
+    rows
+      .slice(first)
+      .reverse()
+      .map(async (row) => {
+        const publicJwk = JSON.parse(row.public_jwk) as JWK;
+        const { kid: _kid, alg: _alg, use: _use, ...bare } = publicJwk;
+        if ((await calculateJwkThumbprint(bare)) !== row.kid) {
+          throw new Error(`stored widget signing key ${row.kid} does not match its kid`);
+        }
+        return { kid: row.kid, publicJwk };
+      }),
+  );
+}
+
 const base64url = (text: string): string => Buffer.from(text).toString('base64url');
 
+/**
+ * Signs and verifies widget session tokens with an Ed25519 key. The private key comes from
+ * configuration or from the key file (generated there on first start), never from the database,
+ * which holds patient data: the database keeps the public keys every instance publishes as a JWKS.
+ * Tokens name their key in `kid`, so keys can rotate with both published during the overlap.
+ */
 export class WidgetTokenSigner {
-  #keys: SigningKey[];
+  #keys: VerificationKey[];
   #keySet: ReturnType<typeof createLocalJWKSet>;
   #lastReload: number;
   /** The signing key's JWS protected header, encoded once: it is the same in every token. */
@@ -57,13 +133,12 @@ export class WidgetTokenSigner {
 
   private constructor(
     private readonly signing: SigningKey,
-    keys: SigningKey[],
+    keys: VerificationKey[],
     private readonly repositories: Repositories,
     private readonly clock: Clock,
     private readonly issuer: string,
-    private readonly configured: SigningKey | null,
   ) {
-    this.#keys = keys;
+    this.#keys = WidgetTokenSigner.withSigningKey(signing, keys);
     this.#keySet = createLocalJWKSet(this.jwks());
     this.#lastReload = clock.now();
     this.#header = base64url(JSON.stringify({ alg: ALGORITHM, kid: signing.kid, typ: 'JWT' }));
@@ -71,39 +146,48 @@ export class WidgetTokenSigner {
 
   static async open(
     repositories: Repositories,
-    clock: Clock,
+    secrets: SharedSecretStores,
     options: { issuer: string; privateKeyPem: string | null },
   ): Promise<WidgetTokenSigner> {
-    const configured =
-      options.privateKeyPem === null ? null : await toSigningKey(createPrivateKey(options.privateKeyPem));
-    let stored = await WidgetTokenSigner.loadStored(repositories);
-    if (stored.length === 0 && configured === null) {
-      const generated = await toSigningKey(generateKeyPairSync('ed25519').privateKey);
-      await repositories.signingKeys.insertIfAbsent({
-        kid: generated.kid,
-        algorithm: ALGORITHM,
-        private_jwk: JSON.stringify(generated.privateKey.export({ format: 'jwk' })),
-        public_jwk: JSON.stringify(generated.publicJwk),
-        created_at: clock.now(),
-      });
-      // Several instances starting at once may each have inserted one: all sign with the oldest.
-      stored = await WidgetTokenSigner.loadStored(repositories);
-    }
-    const signing = configured ?? stored[0];
-    if (signing === undefined) throw new Error('no widget signing key could be loaded');
-    const keys = configured === null ? stored : [configured, ...stored.filter((key) => key.kid !== configured.kid)];
-    return new WidgetTokenSigner(signing, keys, repositories, clock, options.issuer, configured);
+    const pem = await sharedSecret(
+      {
+        name: SIGNING_KEY_SECRET,
+        variable: SIGNING_KEY_VARIABLE,
+        configured: options.privateKeyPem,
+        generate: newPrivateKeyPem,
+        legacy: legacyPrivateKey(repositories),
+      },
+      secrets,
+    );
+    const signing = await toSigningKey(createPrivateKey(pem));
+    const now = secrets.clock.now();
+    await publish(repositories, signing, now);
+    const keys = await publishedKeys(repositories, now);
+    return new WidgetTokenSigner(signing, keys, repositories, secrets.clock, options.issuer);
   }
 
-  private static async loadStored(repositories: Repositories): Promise<SigningKey[]> {
-    const rows = await repositories.signingKeys.list();
-    return Promise.all(
-      rows.map(async (row) => {
-        const key = await toSigningKey(createPrivateKey({ key: JSON.parse(row.private_jwk) as JWK, format: 'jwk' }));
-        if (key.kid !== row.kid) throw new Error(`stored widget signing key ${row.kid} does not match its kid`);
-        return key;
-      }),
+  /**
+   * Replaces the generated signing key in the key file and publishes the new one at once. Running
+   * instances go on signing with the old key until they restart; it stays published for the overlap.
+   */
+  static async rotateGeneratedKey(
+    repositories: Repositories,
+    secrets: SharedSecretStores,
+  ): Promise<{ kid: string; previousKeysPublishedUntil: number }> {
+    const key = await toSigningKey(createPrivateKey(newPrivateKeyPem()));
+    const now = secrets.clock.now();
+    await publish(repositories, key, now);
+    await replaceSharedSecret(
+      SIGNING_KEY_SECRET,
+      key.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      secrets,
     );
+    return { kid: key.kid, previousKeysPublishedUntil: now + SIGNING_KEY_OVERLAP_MS };
+  }
+
+  /** An instance always accepts what it signs, even with a key the others have stopped publishing. */
+  private static withSigningKey(signing: SigningKey, keys: VerificationKey[]): VerificationKey[] {
+    return keys.some((key) => key.kid === signing.kid) ? keys : [signing, ...keys];
   }
 
   /** The public keys, as served at /.well-known/jwks.json. */
@@ -194,9 +278,8 @@ export class WidgetTokenSigner {
 
   private async reload(): Promise<void> {
     this.#lastReload = this.clock.now();
-    const stored = await WidgetTokenSigner.loadStored(this.repositories);
-    const configured = this.configured;
-    this.#keys = configured === null ? stored : [configured, ...stored.filter((key) => key.kid !== configured.kid)];
+    const keys = await publishedKeys(this.repositories, this.#lastReload);
+    this.#keys = WidgetTokenSigner.withSigningKey(this.signing, keys);
     this.#keySet = createLocalJWKSet(this.jwks());
   }
 }

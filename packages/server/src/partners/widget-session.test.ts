@@ -9,7 +9,7 @@ import {
   type WidgetSessionInfo,
 } from '@chartwright/protocol';
 import type { LightMyRequestResponse } from 'fastify';
-import { decodeJwt, decodeProtectedHeader, generateKeyPair, SignJWT, type JWK, type JWTPayload } from 'jose';
+import { decodeJwt, decodeProtectedHeader, generateKeyPair, SignJWT, type JWTPayload } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { OpenAiRecognizer } from '../asr/openai/index.js';
@@ -465,11 +465,11 @@ describe('widget session API', () => {
       }
     }
 
-    /** The signing key the service keeps in its database. */
-    async function serviceKey(): Promise<KeyObject> {
-      const [row] = await h.repositories.signingKeys.list();
-      if (row === undefined) throw new Error('no signing key stored');
-      return createPrivateKey({ key: JSON.parse(row.private_jwk) as JWK, format: 'jwk' });
+    /** The signing key the service is configured with. */
+    function serviceKey(): Promise<KeyObject> {
+      const pem = h.config.widgetJwtPrivateKey;
+      if (pem === null) throw new Error('the test configuration gives no signing key');
+      return Promise.resolve(createPrivateKey(pem));
     }
 
     /** A token with a genuine token's claims, re-signed with `key` after applying `change`. */

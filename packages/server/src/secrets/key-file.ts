@@ -6,6 +6,8 @@ import { dirname } from 'node:path';
 export interface GeneratedSecrets {
   /** The secret stored under `name`, storing `generate()` first if there is none. */
   getOrCreate(name: string, generate: () => string): string;
+  /** Stores `value` under `name`, replacing what was there (a rotation). */
+  set(name: string, value: string): void;
 }
 
 /** For an in-memory database: its secrets live and die with the process, as its data does. */
@@ -19,6 +21,10 @@ export class MemorySecrets implements GeneratedSecrets {
       this.#values.set(name, value);
     }
     return value;
+  }
+
+  set(name: string, value: string): void {
+    this.#values.set(name, value);
   }
 }
 
@@ -49,6 +55,10 @@ export class KeyFile implements GeneratedSecrets {
       this.write({ ...current, [name]: value });
       return value;
     });
+  }
+
+  set(name: string, value: string): void {
+    this.locked(() => this.write({ ...this.read(), [name]: value }));
   }
 
   /** Every secret in the file; none when it does not exist yet. */

@@ -86,6 +86,7 @@ export interface EncountersTable {
 export interface WidgetSigningKeysTable {
   kid: string;
   algorithm: string;
+  /** Empty: earlier versions kept the private key here; it moves to the key file at the first start. */
   private_jwk: string;
   public_jwk: string;
   created_at: number;

@@ -28,6 +28,15 @@ export class ServiceSecretsRepository {
     return row?.value;
   }
 
+  /** Stores `value` under `name`, replacing what was there. */
+  async set(name: string, value: string, now: number): Promise<void> {
+    await this.db
+      .insertInto('service_secrets')
+      .values({ name, value, created_at: now })
+      .onConflict((conflict) => conflict.column('name').doUpdateSet({ value, created_at: now }))
+      .execute();
+  }
+
   async delete(name: string): Promise<void> {
     await this.db.deleteFrom('service_secrets').where('name', '=', name).execute();
   }

@@ -16,6 +16,14 @@ export class SigningKeysRepository {
       .execute();
   }
 
+  /**
+   * Forgets every private key an earlier version stored here: the signing key lives in the key file
+   * (or configuration) now, and the rows keep only what the JWKS publishes.
+   */
+  async erasePrivateKeys(): Promise<void> {
+    await this.db.updateTable('widget_signing_keys').set({ private_jwk: '' }).where('private_jwk', '!=', '').execute();
+  }
+
   /** Oldest first: every instance picks the same signing key, however many raced to create one. */
   async list(): Promise<SigningKeyRow[]> {
     return this.db.selectFrom('widget_signing_keys').selectAll().orderBy('created_at').orderBy('kid').execute();
