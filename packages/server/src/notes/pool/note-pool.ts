@@ -5,7 +5,6 @@
  * without end; a worker that dies fails only the notes it was writing (`note_worker_crashed`) and
  * is replaced.
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 
 import { compiledModulePath } from '../../compiled-module.js';
@@ -14,6 +13,7 @@ import { AppError } from '../../errors.js';
 import type { EngineLogger } from '../engines/openai/index.js';
 import type { GenerationOutcome } from '../generator.js';
 import type { NoteJob, NoteWriter } from '../note-service.js';
+import { WorkerSupervisor, type SupervisedWorker } from '../../worker-supervisor.js';
 import { NOTE_WORKER_ENV, type FromNoteWorker, type NoteWorkerSettings, type ToNoteWorker } from './messages.js';
 
 export interface NotePoolOptions {
@@ -40,16 +40,9 @@ interface Job {
   detach: () => void;
 }
 
-interface Worker {
-  child: ChildProcess;
-  startedAt: number;
-  ready: boolean;
-  /** Settles when the worker is ready, or rejects when it exits before. */
-  started: Promise<void>;
-  jobs: Map<number, Job>;
-}
+/** The notes a worker is writing, by job id. */
+type Worker = SupervisedWorker<Map<number, Job>>;
 
-const MAX_RESTART_DELAY_MS = 5_000;
 /** The first Retry-After estimates assume a note takes this long, until one was timed. */
 const INITIAL_NOTE_MS = 1_000;
 
@@ -79,17 +72,24 @@ export function defaultNoteWorkerPath(): string {
 }
 
 export class NotePool {
-  private readonly workers: (Worker | undefined)[];
+  private readonly supervisor: WorkerSupervisor<Map<number, Job>, FromNoteWorker>;
   private readonly queue: Job[] = [];
   private nextId = 1;
-  private started = false;
   private closed = false;
-  private failedStarts = 0;
   /** A moving average of how long a note takes in a worker, for Retry-After. */
   private noteMs = INITIAL_NOTE_MS;
 
   constructor(private readonly options: NotePoolOptions) {
-    this.workers = Array.from({ length: options.size }, () => undefined);
+    this.supervisor = new WorkerSupervisor<Map<number, Job>, FromNoteWorker>({
+      size: options.size,
+      workerPath: () => options.workerPath ?? defaultNoteWorkerPath(),
+      settingsVariable: NOTE_WORKER_ENV,
+      settings: options.settings,
+      newState: () => new Map(),
+      onMessage: (worker, message) => this.receive(worker, message),
+      onExit: (worker, how) => this.onExit(worker, how),
+      exitedBeforeReady: () => new AppError('note_worker_crashed', 'A note worker exited before it was ready.'),
+    });
   }
 
   /** The pool as the NoteService's writer. */
@@ -97,7 +97,7 @@ export class NotePool {
 
   /** Process ids of the live workers (supervision tests, diagnostics). */
   pids(): number[] {
-    return this.workers.flatMap((worker) => (worker?.child.pid === undefined ? [] : [worker.child.pid]));
+    return this.supervisor.pids();
   }
 
   /** Notes waiting for a worker, and being written (diagnostics, tests). */
@@ -108,7 +108,7 @@ export class NotePool {
   /** Starts the workers now rather than with the first note, and resolves once each is ready. */
   async warmUp(): Promise<void> {
     this.start();
-    await Promise.all(this.workers.flatMap((worker) => (worker === undefined ? [] : [worker.started])));
+    await Promise.all(this.supervisor.workers().map((worker) => worker.started));
   }
 
   async run(input: NoteJob, signal?: AbortSignal): Promise<GenerationOutcome> {
@@ -146,27 +146,18 @@ export class NotePool {
     for (const job of this.queue.splice(0)) {
       settle(job, () => job.reject(new AppError('service_unavailable', 'The service is shutting down.')));
     }
-    await Promise.all(
-      this.workers.map(async (worker) => {
-        if (worker?.child.exitCode !== null || worker.child.signalCode !== null) return;
-        const exited = new Promise((resolve) => worker.child.once('exit', resolve));
-        worker.child.kill('SIGTERM');
-        await exited;
-      }),
-    );
+    await this.supervisor.close();
   }
 
   private start(): void {
-    if (this.started) return;
-    this.started = true;
-    for (let slot = 0; slot < this.workers.length; slot++) this.workers[slot] = this.spawn(slot);
+    if (!this.supervisor.started) this.supervisor.start();
   }
 
   private idleWorker(): Worker | undefined {
     let best: Worker | undefined;
-    for (const worker of this.workers) {
-      if (worker === undefined || !worker.ready || worker.jobs.size >= this.options.jobsPerWorker) continue;
-      if (best === undefined || worker.jobs.size < best.jobs.size) best = worker;
+    for (const worker of this.supervisor.workers()) {
+      if (!worker.ready || worker.state.size >= this.options.jobsPerWorker) continue;
+      if (best === undefined || worker.state.size < best.state.size) best = worker;
     }
     return best;
   }
@@ -176,7 +167,7 @@ export class NotePool {
       const job = this.queue.shift();
       if (job === undefined) return;
       job.startedAt = performance.now();
-      worker.jobs.set(job.id, job);
+      worker.state.set(job.id, job);
       this.send(worker, { type: 'write', id: job.id, input: job.input });
     }
   }
@@ -190,7 +181,7 @@ export class NotePool {
     if (queued !== -1) this.queue.splice(queued, 1);
     else {
       job.abandoned = true;
-      const worker = this.workers.find((candidate) => candidate?.jobs.get(job.id) === job);
+      const worker = this.supervisor.workers().find((candidate) => candidate.state.get(job.id) === job);
       if (worker !== undefined) this.send(worker, { type: 'abort', id: job.id });
     }
     settle(job, () => job.reject(reason));
@@ -202,7 +193,7 @@ export class NotePool {
 
   /** Notes waiting or being written. */
   private outstanding(): number {
-    return this.queue.length + this.workers.reduce((sum, worker) => sum + (worker?.jobs.size ?? 0), 0);
+    return this.queue.length + this.supervisor.workers().reduce((sum, worker) => sum + worker.state.size, 0);
   }
 
   /** Seconds until the notes ahead of a new one are likely written (at least 1). */
@@ -210,40 +201,9 @@ export class NotePool {
     return Math.max(1, Math.ceil((this.outstanding() * this.noteMs) / this.slots() / 1000));
   }
 
-  private spawn(slot: number): Worker {
-    const child = fork(this.options.workerPath ?? defaultNoteWorkerPath(), [], {
-      serialization: 'advanced',
-      env: { ...process.env, [NOTE_WORKER_ENV]: JSON.stringify(this.options.settings) },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    let markStarted!: () => void;
-    let markFailed!: (error: Error) => void;
-    const started = new Promise<void>((resolve, reject) => {
-      markStarted = resolve;
-      markFailed = reject;
-    });
-    // Nobody need wait for a worker's start: its failure must not be an unhandled rejection.
-    started.catch(() => undefined);
-    const worker: Worker = { child, startedAt: Date.now(), ready: false, started, jobs: new Map() };
-    child.on('message', (message: FromNoteWorker) => {
-      if (message.type === 'ready') markStarted();
-      this.receive(worker, message);
-    });
-    child.on('error', () => {
-      // Spawn or IPC failure: 'exit' follows and does the cleanup.
-    });
-    child.once('exit', (code, signal) => {
-      markFailed(new AppError('note_worker_crashed', 'A note worker exited before it was ready.'));
-      this.onExit(slot, worker, code, signal);
-    });
-    return worker;
-  }
-
   private receive(worker: Worker, message: FromNoteWorker): void {
     switch (message.type) {
       case 'ready':
-        worker.ready = true;
-        this.failedStarts = 0;
         this.pump();
         return;
       case 'log':
@@ -251,9 +211,9 @@ export class NotePool {
         return;
       case 'written':
       case 'failed': {
-        const job = worker.jobs.get(message.id);
+        const job = worker.state.get(message.id);
         if (job === undefined) return;
-        worker.jobs.delete(message.id);
+        worker.state.delete(message.id);
         this.noteMs = 0.8 * this.noteMs + 0.2 * (performance.now() - job.startedAt);
         if (!job.abandoned) {
           if (message.type === 'written') settle(job, () => job.resolve(message.outcome));
@@ -265,19 +225,17 @@ export class NotePool {
     }
   }
 
-  private onExit(slot: number, worker: Worker, code: number | null, signal: NodeJS.Signals | null): void {
-    const how = signal ?? `code ${code ?? 'unknown'}`;
-    for (const job of worker.jobs.values()) {
+  private onExit(worker: Worker, how: string): void {
+    for (const job of worker.state.values()) {
       if (job.abandoned) continue;
       const error = this.closed
         ? new AppError('service_unavailable', 'The service is shutting down.')
         : new AppError('note_worker_crashed', `The process writing the note stopped (${how}); retry the request.`);
       settle(job, () => job.reject(error));
     }
-    worker.jobs.clear();
-    if (this.workers[slot] === worker) this.workers[slot] = undefined;
+    worker.state.clear();
     if (this.closed) return;
-    this.options.logger.warn({ exit: how, slot }, 'note worker exited; replacing it');
+    this.options.logger.warn({ exit: how, pid: worker.child.pid }, 'note worker exited; replacing it');
     if (!worker.ready) {
       // It died before it could write anything: the notes waiting would wait on its replacement,
       // which may die the same way; refuse them now rather than hold them to their timeouts.
@@ -285,12 +243,6 @@ export class NotePool {
         settle(job, () => job.reject(new AppError('note_worker_crashed', 'The note workers fail to start.')));
       }
     }
-    // A worker that dies right after starting is likely to again: back off rather than spin.
-    if (Date.now() - worker.startedAt < 1_000) this.failedStarts++;
-    const delay = this.failedStarts === 0 ? 0 : Math.min(MAX_RESTART_DELAY_MS, 100 * 2 ** this.failedStarts);
-    setTimeout(() => {
-      if (!this.closed && this.workers[slot] === undefined) this.workers[slot] = this.spawn(slot);
-    }, delay).unref();
   }
 }
 
