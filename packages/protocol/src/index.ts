@@ -15,5 +15,6 @@ export * from './rest/realtime-tokens.js';
 export * from './rest/templates.js';
 export * from './rest/widget-api.js';
 export * from './rest/widget-encounter-api.js';
+export * from './rest/widget-pushes.js';
 export * from './widget/index.js';
 export * from './realtime/index.js';

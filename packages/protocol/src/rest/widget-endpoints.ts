@@ -32,6 +32,7 @@ import {
   widgetNoteSchema,
   widgetTranscriptSchema,
 } from './widget-encounter-api.js';
+import { recordWidgetPushRequestSchema } from './widget-pushes.js';
 
 /**
  * The widget API under /api/widget/: the partner backend's token endpoint, the iframe's session and
@@ -294,6 +295,18 @@ export const WIDGET_ENDPOINTS = [
   },
   {
     method: 'POST',
+    path: '/api/widget/encounters/{sessionId}/notes/{noteId}/pushes',
+    operationId: 'recordWidgetNotePush',
+    summary: 'Record that this revision of the note is being sent to the chart (PUSH_NOTE), for the audit log',
+    tag: 'Widget',
+    auth: 'widget_token',
+    errorEnvelope: 'widget',
+    requestBody: { schema: recordWidgetPushRequestSchema, required: true },
+    success: { status: 204, description: 'Recorded: the widget may post PUSH_NOTE.', schema: z.null() },
+    errors: [...BODY_ERRORS, 'encounter_not_found', 'note_not_found', 'revision_conflict'],
+  },
+  {
+    method: 'POST',
     path: '/api/widget/encounters/{sessionId}/documents',
     operationId: 'createWidgetDocument',
     summary: 'Write a referral letter, a patient letter or a form from the encounter',
@@ -341,6 +354,18 @@ export const WIDGET_ENDPOINTS = [
     errorEnvelope: 'widget',
     success: { status: 204, description: 'Deleted.', schema: z.null() },
     errors: ['encounter_not_found', 'document_not_found'],
+  },
+  {
+    method: 'POST',
+    path: '/api/widget/encounters/{sessionId}/documents/{documentId}/pushes',
+    operationId: 'recordWidgetDocumentPush',
+    summary: 'Record that this revision of the document is being sent to the chart (PUSH_DOCUMENT), for the audit log',
+    tag: 'Widget',
+    auth: 'widget_token',
+    errorEnvelope: 'widget',
+    requestBody: { schema: recordWidgetPushRequestSchema, required: true },
+    success: { status: 204, description: 'Recorded: the widget may post PUSH_DOCUMENT.', schema: z.null() },
+    errors: [...BODY_ERRORS, 'encounter_not_found', 'document_not_found', 'revision_conflict'],
   },
   {
     method: 'POST',

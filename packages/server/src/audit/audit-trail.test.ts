@@ -243,6 +243,17 @@ describe.each(TEST_DIALECTS)('the audit trail (%s)', (dialect) => {
         ...withPatient,
       },
     );
+    await asClinician(
+      'recordWidgetNotePush',
+      'POST',
+      url(`/notes/${noteId}/pushes`),
+      { revision: 2 },
+      {
+        action: 'push',
+        resource_id: noteId,
+        ...withPatient,
+      },
+    );
 
     const document = await asClinician(
       'createWidgetDocument',
@@ -263,6 +274,17 @@ describe.each(TEST_DIALECTS)('the audit trail (%s)', (dialect) => {
       { revision: 1, title: 'Letter' },
       {
         action: 'update',
+        resource_id: documentId,
+        ...withPatient,
+      },
+    );
+    await asClinician(
+      'recordWidgetDocumentPush',
+      'POST',
+      url(`/documents/${documentId}/pushes`),
+      { revision: 2 },
+      {
+        action: 'push',
         resource_id: documentId,
         ...withPatient,
       },

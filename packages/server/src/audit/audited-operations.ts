@@ -146,6 +146,12 @@ export const AUDITED_OPERATIONS: Readonly<Record<EndpointId, AuditedOperation | 
   listWidgetNotes: { action: 'read', resourceType: 'note', resourceId: none, encounter: encounterParam },
   updateWidgetNote: { action: 'update', resourceType: 'note', resourceId: param('noteId'), encounter: encounterParam },
   deleteWidgetNote: { action: 'delete', resourceType: 'note', resourceId: param('noteId'), encounter: encounterParam },
+  recordWidgetNotePush: {
+    action: 'push',
+    resourceType: 'note',
+    resourceId: param('noteId'),
+    encounter: encounterParam,
+  },
   createWidgetDocument: {
     action: 'create',
     resourceType: 'document',
@@ -161,6 +167,12 @@ export const AUDITED_OPERATIONS: Readonly<Record<EndpointId, AuditedOperation | 
   },
   deleteWidgetDocument: {
     action: 'delete',
+    resourceType: 'document',
+    resourceId: param('documentId'),
+    encounter: encounterParam,
+  },
+  recordWidgetDocumentPush: {
+    action: 'push',
     resourceType: 'document',
     resourceId: param('documentId'),
     encounter: encounterParam,

@@ -245,6 +245,15 @@ export class EncounterNoteService {
     });
   }
 
+  /**
+   * Checks that `revision` is the note's current one, as the widget is about to send it to the chart;
+   * the audit record of the call is what this is for.
+   */
+  async recordPush(widgetSession: WidgetSession, encounterId: string, noteId: string, revision: number): Promise<void> {
+    const encounter = await requireOwnedEncounter(this.deps.repositories.encounters, widgetSession, encounterId);
+    checkRevision(revision, (await this.find(encounter, noteId, this.deps.clock.now())).revision);
+  }
+
   /** Deletes the note now; a document written from it keeps its own text. */
   async delete(widgetSession: WidgetSession, encounterId: string, noteId: string): Promise<void> {
     const encounter = await requireOwnedEncounter(this.deps.repositories.encounters, widgetSession, encounterId);

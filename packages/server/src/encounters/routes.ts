@@ -81,6 +81,11 @@ function encounterNoteRoutes(widget: Area<'widget_token', WidgetSession>, notes:
     notes.update(principal, params.sessionId, params.noteId, body),
   );
 
+  route(widget, 'recordWidgetNotePush', async ({ body, params, principal }) => {
+    await notes.recordPush(principal, params.sessionId, params.noteId, body.revision);
+    return null;
+  });
+
   route(widget, 'deleteWidgetNote', async ({ params, principal }) => {
     await notes.delete(principal, params.sessionId, params.noteId);
     return null;

@@ -444,6 +444,40 @@ describe.each(TEST_DIALECTS)('widget encounter records on %s', (dialect) => {
       expect(latest).toStrictEqual(cleared);
     });
 
+    it('records a push of the current revision, refusing a stale one, an unknown note and a missing revision', async () => {
+      const note = await generateNote();
+      await call('PUT', `/notes/${note.id}`, { sections: { plan: 'Rest.' }, revision: 1 });
+      const pushed = await call('POST', `/notes/${note.id}/pushes`, { revision: 2 });
+      expect(pushed.statusCode, pushed.body).toBe(204);
+      expect(pushed.body).toBe('');
+      expectWidgetError(await call('POST', `/notes/${note.id}/pushes`, { revision: 1 }), 409, 'revision_conflict');
+      expectWidgetError(await call('POST', '/notes/note_unknown/pushes', { revision: 1 }), 404, 'note_not_found');
+      expectWidgetError(await call('POST', `/notes/${note.id}/pushes`, {}), 400, 'invalid_body', ['revision']);
+      expectWidgetError(
+        await call('POST', `/notes/${note.id}/pushes`, { revision: 2, extra: true }),
+        400,
+        'invalid_body',
+        ['extra'],
+      );
+
+      const document = (await call('POST', '/documents', { documentType: 'letter', noteId: note.id })).json<{
+        id: string;
+        revision: number;
+      }>();
+      const documentPushed = await call('POST', `/documents/${document.id}/pushes`, { revision: document.revision });
+      expect(documentPushed.statusCode, documentPushed.body).toBe(204);
+      expectWidgetError(
+        await call('POST', `/documents/${document.id}/pushes`, { revision: document.revision + 1 }),
+        409,
+        'revision_conflict',
+      );
+      expectWidgetError(
+        await call('POST', '/documents/doc_unknown/pushes', { revision: 1 }),
+        404,
+        'document_not_found',
+      );
+    });
+
     it('lists the encounter’s notes latest first, and only its own', async () => {
       const first = await generateNote();
       h.clock.advance(1000);
@@ -537,6 +571,8 @@ describe.each(TEST_DIALECTS)('widget encounter records on %s', (dialect) => {
       recordWidgetConsent: { method: 'verbal' },
       generateWidgetNote: { conversationText: 'Doctor: Hello.' },
       updateWidgetNote: { sections: { plan: 'x' } },
+      recordWidgetNotePush: { revision: 1 },
+      recordWidgetDocumentPush: { revision: 1 },
       createWidgetDocument: { documentType: 'letter' },
       updateWidgetDocument: { title: 'x' },
       correctWidgetTranscriptSegment: { text: 'x' },
@@ -544,7 +580,7 @@ describe.each(TEST_DIALECTS)('widget encounter records on %s', (dialect) => {
     };
 
     async function expectRefusedEverywhere(token: string, sessionId: string, status: number, code: string) {
-      expect(encounterRoutes).toHaveLength(17);
+      expect(encounterRoutes).toHaveLength(19);
       for (const spec of encounterRoutes) {
         const url = spec.path
           .replace('{sessionId}', sessionId)

@@ -82,11 +82,13 @@ describe('Cache-Control: no-store on every response that carries patient data or
     const note = (await onWidget('generateWidgetNote', 'POST', `${encounter}/notes`, {})).json<WidgetNote>();
     await onWidget('listWidgetNotes', 'GET', `${encounter}/notes`);
     await onWidget('updateWidgetNote', 'PUT', `${encounter}/notes/${note.id}`, { sections: { plan: 'Rest.' } });
+    await onWidget('recordWidgetNotePush', 'POST', `${encounter}/notes/${note.id}/pushes`, { revision: 2 });
     const document = (
       await onWidget('createWidgetDocument', 'POST', `${encounter}/documents`, { documentType: 'letter' })
     ).json<WidgetDocument>();
     await onWidget('listWidgetDocuments', 'GET', `${encounter}/documents`);
     await onWidget('updateWidgetDocument', 'PUT', `${encounter}/documents/${document.id}`, { title: 'Your visit' });
+    await onWidget('recordWidgetDocumentPush', 'POST', `${encounter}/documents/${document.id}/pushes`, { revision: 2 });
     const link = (
       await onWidget('createWidgetDocumentPdf', 'POST', `${encounter}/documents/${document.id}/pdf`)
     ).json<WidgetDocumentPdf>();

@@ -447,6 +447,8 @@ describe('widget session API', () => {
         'listWidgetNotes',
         'openWidgetEncounter',
         'recordWidgetConsent',
+        'recordWidgetDocumentPush',
+        'recordWidgetNotePush',
         'setWidgetPatientContext',
         'swapWidgetSpeakerRoles',
         'updateWidgetDocument',

@@ -6,6 +6,7 @@ import type {
   RealtimeSessionResource,
   RealtimeToken,
   RecordConsentRequest,
+  RecordWidgetPushRequest,
   SetPatientContextRequest,
   SwapSpeakerRolesRequest,
   TranscriptSegment,
@@ -118,6 +119,11 @@ export class WidgetApi {
     return this.call('PUT', `${encounterPath(encounterId)}/notes/${encodeURIComponent(noteId)}`, update);
   }
 
+  /** Records, for the audit log, that this revision of the note is going to the chart (before PUSH_NOTE). */
+  recordNotePush(encounterId: string, noteId: string, push: RecordWidgetPushRequest): Promise<void> {
+    return this.call('POST', `${encounterPath(encounterId)}/notes/${encodeURIComponent(noteId)}/pushes`, push);
+  }
+
   createDocument(encounterId: string, request: CreateWidgetDocumentRequest): Promise<WidgetDocument> {
     return this.call('POST', `${encounterPath(encounterId)}/documents`, request);
   }
@@ -132,6 +138,11 @@ export class WidgetApi {
 
   documentPdf(encounterId: string, documentId: string): Promise<WidgetDocumentPdf> {
     return this.call('POST', `${encounterPath(encounterId)}/documents/${encodeURIComponent(documentId)}/pdf`);
+  }
+
+  /** Records, for the audit log, that this revision of the document is going to the chart (before PUSH_DOCUMENT). */
+  recordDocumentPush(encounterId: string, documentId: string, push: RecordWidgetPushRequest): Promise<void> {
+    return this.call('POST', `${encounterPath(encounterId)}/documents/${encodeURIComponent(documentId)}/pushes`, push);
   }
 
   private async call<T>(method: Method, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
@@ -177,6 +188,7 @@ export class WidgetApi {
       );
     }
     if (!response.ok) throw await errorOfResponse(response);
+    if (response.status === 204) return undefined as T;
     return (await response.json()) as T;
   }
 }

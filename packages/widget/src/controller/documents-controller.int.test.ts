@@ -44,6 +44,44 @@ describe('the widget’s documents against the service', () => {
     return widget;
   }
 
+  it('puts every note and document it sends to the chart on record first, and sends no stale revision', async () => {
+    const widget = await open('visit-pushes');
+    const { controller } = widget;
+    await controller.receive(PATIENT);
+    const encounterId = activeEncounterOf(controller.store.state)?.encounterId ?? '';
+    await storeRealtimeSession(h, partnerId, encounterId, VISIT, { id: 'rts_pushes' });
+    await controller.generateNote();
+    const note = activeEncounterOf(controller.store.state)?.note;
+    await controller.sendNote();
+    expect(widget.postedOf('PUSH_NOTE')).toHaveLength(1);
+    await controller.createDocument('letter');
+    const document = activeEncounterOf(controller.store.state)?.documents[0];
+    await controller.sendDocument(document?.id ?? '', {});
+    expect(widget.postedOf('PUSH_DOCUMENT')).toHaveLength(1);
+
+    const pushes = (await h.repositories.auditEvents.list({ action: 'push' })).map((record) => ({
+      resource: `${record.resource_type} ${record.resource_id ?? ''}`,
+      actor: record.actor_kind,
+      encounter: record.encounter_id,
+      outcome: record.outcome,
+    }));
+    expect(pushes).toEqual([
+      { resource: `note ${note?.id ?? ''}`, actor: 'clinician', encounter: encounterId, outcome: 'success' },
+      { resource: `document ${document?.id ?? ''}`, actor: 'clinician', encounter: encounterId, outcome: 'success' },
+    ]);
+
+    // The note changed in another tab: sent again unedited from this one, its revision is stale, so it
+    // is neither recorded nor sent, and the clinician is told.
+    const other = await open('visit-pushes');
+    other.controller.editNoteSection('plan', 'Changed elsewhere.');
+    await other.controller.sendNote();
+    expect(other.postedOf('PUSH_NOTE')).toHaveLength(1);
+    await controller.sendNote();
+    expect(widget.postedOf('PUSH_NOTE')).toHaveLength(1);
+    expect(controller.store.state.notice).not.toBeNull();
+    expect(await h.repositories.auditEvents.list({ action: 'push', resourceType: 'note' })).toHaveLength(3);
+  });
+
   it('signs with the name the clinician saved, keeps one referral, and restores the edit a rewrite replaced', async () => {
     const widget = await open('visit-documents');
     const { controller } = widget;

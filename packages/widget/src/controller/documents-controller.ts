@@ -81,6 +81,8 @@ export class DocumentsController {
           ? document
           : await api.updateDocument(encounterId, documentId, { ...change, revision: document.revision });
       const pdfUrl = saved.format === 'pdf' ? (await api.documentPdf(encounterId, saved.id)).pdfUrl : undefined;
+      // On record before it leaves: the audit log holds every disclosure to the chart.
+      await api.recordDocumentPush(encounterId, saved.id, { revision: saved.revision });
       store.dispatch({ type: 'document_sent', document: saved });
       post(pushDocumentOf(saved, { encounterId, patientId: patient.id }, pdfUrl));
     });

@@ -48,6 +48,8 @@ export class NoteController {
           Object.keys(edited).length === 0
             ? note
             : await api.updateNote(encounterId, note.id, { sections: edited, revision: note.revision });
+        // On record before it leaves: the audit log holds every disclosure to the chart.
+        await api.recordNotePush(encounterId, saved.id, { revision: saved.revision });
         store.dispatch({ type: 'note_sent', note: saved });
         post(pushNoteOf(saved, { encounterId, patientId: patient.id }));
       },

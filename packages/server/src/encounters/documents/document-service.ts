@@ -200,6 +200,20 @@ export class EncounterDocumentService {
     return this.view(next);
   }
 
+  /**
+   * Checks that `revision` is the document's current one, as the widget is about to send it to the
+   * chart; the audit record of the call is what this is for.
+   */
+  async recordPush(
+    widgetSession: WidgetSession,
+    encounterId: string,
+    documentId: string,
+    revision: number,
+  ): Promise<void> {
+    const encounter = await requireOwnedEncounter(this.deps.repositories.encounters, widgetSession, encounterId);
+    checkRevision(revision, (await this.find(encounter, documentId, this.deps.clock.now())).revision);
+  }
+
   /** Deletes the document now with every revision; its PDF links stop working. */
   async delete(widgetSession: WidgetSession, encounterId: string, documentId: string): Promise<void> {
     const encounter = await requireOwnedEncounter(this.deps.repositories.encounters, widgetSession, encounterId);

@@ -16,6 +16,11 @@ export function documentRoutes(widget: Area<'widget_token', WidgetSession>, docu
     documents.update(principal, params.sessionId, params.documentId, body),
   );
 
+  route(widget, 'recordWidgetDocumentPush', async ({ body, params, principal }) => {
+    await documents.recordPush(principal, params.sessionId, params.documentId, body.revision);
+    return null;
+  });
+
   route(widget, 'deleteWidgetDocument', async ({ params, principal }) => {
     await documents.delete(principal, params.sessionId, params.documentId);
     return null;
