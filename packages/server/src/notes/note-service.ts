@@ -155,7 +155,14 @@ export function generationInputOf(input: NoteInput): GenerationInput {
 export type NoteJob = Omit<NoteInput, 'hostKeys'>;
 
 /** Writes a note from its input: a NoteProducer behind the parse (the note worker pool in the service). */
-export type NoteWriter = (input: NoteJob, options?: { signal?: AbortSignal }) => Promise<GenerationOutcome>;
+export type NoteWriter = (
+  input: NoteJob,
+  options?: {
+    signal?: AbortSignal;
+    /** Whose note it is (a project environment): the pool writes different tenants' notes in turn. */
+    tenant?: string;
+  },
+) => Promise<GenerationOutcome>;
 
 /** The NoteWriter that parses and generates in this thread (what each note worker runs). */
 export function writerOf(produce: NoteProducer): NoteWriter {
@@ -191,7 +198,10 @@ export class NoteService {
     const { hostKeys, ...job } = input;
     const { template } = input;
     const style = input.style ?? NOTE_STYLE_DEFAULT;
-    const outcome = await this.write(job, options.signal === undefined ? {} : { signal: options.signal });
+    const outcome = await this.write(job, {
+      tenant: `${scope.projectId}/${scope.environment}`,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
     const now = this.clock.now();
     const row: NoteRow = {
       id: generateId('note'),

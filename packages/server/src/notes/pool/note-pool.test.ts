@@ -141,6 +141,28 @@ describe('NotePool', () => {
     await expect(second).resolves.toMatchObject({ engine: { name: 'extractive' } });
   });
 
+  it('writes different projects’ notes in turn, and keeps half the queue from any one project', async () => {
+    const notes = pool({ workers: 1, queueLimit: 6 });
+    await notes.warmUp();
+    const long = jobOf({ template_id: 'soap', conversation_text: LONG_VISIT });
+    const short = jobOf(FIXTURES['text in [doctor]/[patient] tags, SOAP'] ?? { template_id: 'soap' });
+    const finished: string[] = [];
+    const write = (tenant: string, name: string, job: NoteJob) =>
+      notes.write(job, { tenant }).then(() => {
+        finished.push(name);
+      });
+    // One project posts note after note: one is written, three wait (half of the queue's six places)...
+    const busy = ['a1', 'a2', 'a3', 'a4'].map((name) => write('proj_a/test', name, long));
+    await expect(notes.write(long, { tenant: 'proj_a/test' })).rejects.toMatchObject({
+      code: 'notes_overloaded',
+      status: 503,
+    });
+    // ...and another project's note is still taken, and written next, not after the three.
+    const other = write('proj_b/live', 'b1', short);
+    await Promise.all([...busy, other]);
+    expect(finished).toEqual(['a1', 'b1', 'a2', 'a3', 'a4']);
+  });
+
   it('fails the note of a killed worker with note_worker_crashed, replaces the worker and carries on', async () => {
     const notes = pool({ workers: 1 });
     await notes.warmUp();

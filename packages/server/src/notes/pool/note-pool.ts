@@ -1,6 +1,7 @@
 /**
  * Note generation off the event loop: a few supervised worker processes (worker.ts), started on
- * the first note, each running a bounded number of jobs, with a bounded FIFO queue in front. A full
+ * the first note, each running a bounded number of jobs, with a bounded queue in front that serves
+ * tenants (project environments) in turn, and holds at most half its places for any one. A full
  * queue refuses at once (`notes_overloaded`, 503 with Retry-After) rather than letting waits grow
  * without end; a worker that dies fails only the notes it was writing (`note_worker_crashed`) and
  * is replaced.
@@ -14,6 +15,7 @@ import type { EngineLogger } from '../engines/openai/index.js';
 import type { GenerationOutcome } from '../generator.js';
 import type { NoteJob, NoteWriter } from '../note-service.js';
 import { WorkerSupervisor, type SupervisedWorker } from '../../worker-supervisor.js';
+import { FairQueue } from './fair-queue.js';
 import { NOTE_WORKER_ENV, type FromNoteWorker, type NoteWorkerSettings, type ToNoteWorker } from './messages.js';
 
 export interface NotePoolOptions {
@@ -31,6 +33,7 @@ export interface NotePoolOptions {
 
 interface Job {
   id: number;
+  tenant: string;
   input: NoteJob;
   resolve: (outcome: GenerationOutcome) => void;
   reject: (error: unknown) => void;
@@ -73,7 +76,7 @@ export function defaultNoteWorkerPath(): string {
 
 export class NotePool {
   private readonly supervisor: WorkerSupervisor<Map<number, Job>, FromNoteWorker>;
-  private readonly queue: Job[] = [];
+  private readonly queue = new FairQueue<Job>();
   private nextId = 1;
   private closed = false;
   /** A moving average of how long a note takes in a worker, for Retry-After. */
@@ -93,7 +96,7 @@ export class NotePool {
   }
 
   /** The pool as the NoteService's writer. */
-  readonly write: NoteWriter = (input, options = {}) => this.run(input, options.signal);
+  readonly write: NoteWriter = (input, options = {}) => this.run(input, options);
 
   /** Process ids of the live workers (supervision tests, diagnostics). */
   pids(): number[] {
@@ -102,7 +105,7 @@ export class NotePool {
 
   /** Notes waiting for a worker, and being written (diagnostics, tests). */
   load(): { waiting: number; writing: number } {
-    return { waiting: this.queue.length, writing: this.outstanding() - this.queue.length };
+    return { waiting: this.queue.size, writing: this.outstanding() - this.queue.size };
   }
 
   /** Starts the workers now rather than with the first note, and resolves once each is ready. */
@@ -111,21 +114,25 @@ export class NotePool {
     await Promise.all(this.supervisor.workers().map((worker) => worker.started));
   }
 
-  async run(input: NoteJob, signal?: AbortSignal): Promise<GenerationOutcome> {
+  async run(input: NoteJob, options: { signal?: AbortSignal; tenant?: string } = {}): Promise<GenerationOutcome> {
+    const { signal, tenant = '' } = options;
     if (this.closed) throw new AppError('service_unavailable', 'The service is shutting down.');
     signal?.throwIfAborted();
     this.start();
     // Counted against every slot, started or not, so the first notes wait for the workers to start.
     if (this.outstanding() >= this.slots() + this.options.queueLimit) {
-      throw new AppError(
-        'notes_overloaded',
-        `${this.queue.length} notes are waiting to be written; retry after the Retry-After header.`,
-        { headers: { 'retry-after': String(this.retryAfterSeconds()) } },
-      );
+      throw this.overloaded(`${this.queue.size} notes are waiting to be written`);
+    }
+    // One tenant posting note after note may take every worker but must leave room in the queue for
+    // the others.
+    const tenantsOwn = this.outstandingOf(tenant);
+    if (tenantsOwn >= this.slots() + Math.max(1, Math.ceil(this.options.queueLimit / 2))) {
+      throw this.overloaded(`${tenantsOwn} notes of this project environment are waiting or being written`);
     }
     return new Promise<GenerationOutcome>((resolve, reject) => {
       const job: Job = {
         id: this.nextId++,
+        tenant,
         input,
         resolve,
         reject,
@@ -135,15 +142,21 @@ export class NotePool {
       };
       const onAbort = (): void => this.abandon(job, signal?.reason);
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.queue.push(job);
+      this.queue.push(tenant, job);
       this.pump();
+    });
+  }
+
+  private overloaded(why: string): AppError {
+    return new AppError('notes_overloaded', `${why}; retry after the Retry-After header.`, {
+      headers: { 'retry-after': String(this.retryAfterSeconds()) },
     });
   }
 
   /** Refuses what waits, stops the workers (their notes fail `service_unavailable`) and waits for them to exit. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0)) {
+    for (const job of this.queue.drain()) {
       settle(job, () => job.reject(new AppError('service_unavailable', 'The service is shutting down.')));
     }
     await this.supervisor.close();
@@ -177,9 +190,7 @@ export class NotePool {
   }
 
   private abandon(job: Job, reason: unknown): void {
-    const queued = this.queue.indexOf(job);
-    if (queued !== -1) this.queue.splice(queued, 1);
-    else {
+    if (!this.queue.remove(job)) {
       job.abandoned = true;
       const worker = this.supervisor.workers().find((candidate) => candidate.state.get(job.id) === job);
       if (worker !== undefined) this.send(worker, { type: 'abort', id: job.id });
@@ -193,7 +204,16 @@ export class NotePool {
 
   /** Notes waiting or being written. */
   private outstanding(): number {
-    return this.queue.length + this.supervisor.workers().reduce((sum, worker) => sum + worker.state.size, 0);
+    return this.queue.size + this.supervisor.workers().reduce((sum, worker) => sum + worker.state.size, 0);
+  }
+
+  /** The tenant's notes waiting or being written. */
+  private outstandingOf(tenant: string): number {
+    let writing = 0;
+    for (const worker of this.supervisor.workers()) {
+      for (const job of worker.state.values()) if (job.tenant === tenant) writing++;
+    }
+    return this.queue.sizeOf(tenant) + writing;
   }
 
   /** Seconds until the notes ahead of a new one are likely written (at least 1). */
@@ -239,7 +259,7 @@ export class NotePool {
     if (!worker.ready) {
       // It died before it could write anything: the notes waiting would wait on its replacement,
       // which may die the same way; refuse them now rather than hold them to their timeouts.
-      for (const job of this.queue.splice(0)) {
+      for (const job of this.queue.drain()) {
         settle(job, () => job.reject(new AppError('note_worker_crashed', 'The note workers fail to start.')));
       }
     }
