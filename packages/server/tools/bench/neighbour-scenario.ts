@@ -6,8 +6,7 @@
  * p95 within 25% of the quiet run, `/healthz` p99 under 20 ms, event-loop p99 under 20 ms while
  * notes are written.
  */
-import { createHistogram, performance } from 'node:perf_hooks';
-
+import { startHealthProbe } from './health-probe.js';
 import { LOOP_DELAY_PATH, type LoopDelay } from './loop-delay-probe.js';
 import { realtimeScenario } from './realtime-scenario.js';
 import type { Measurement, Scenario, ScenarioContext } from './runner.js';
@@ -27,31 +26,21 @@ interface Probes {
   loop: LoopDelay;
 }
 
-/** `GET /healthz` every HEALTH_INTERVAL_MS and the event-loop delay, while `work` runs. */
+/** `GET /healthz` every HEALTH_INTERVAL_MS (from its own thread) and the event-loop delay, while `work` runs. */
 async function probed<T>(context: ScenarioContext, work: () => Promise<T>): Promise<{ result: T; probes: Probes }> {
   const { apiOrigin, probeOrigin } = context.targets;
-  const latencies = createHistogram({ lowest: 1, highest: 60_000_000, figures: 3 });
-  const healthProblems: string[] = [];
-  const stop = new AbortController();
-  const health = (async () => {
-    while (!stop.signal.aborted) {
-      const began = performance.now();
-      const response = await fetch(`${apiOrigin}/healthz`);
-      await response.arrayBuffer();
-      latencies.record(Math.max(1, Math.round((performance.now() - began) * 1000)));
-      if (response.status !== 200) healthProblems.push(`/healthz answered ${response.status}`);
-      await new Promise((resolve) => setTimeout(resolve, HEALTH_INTERVAL_MS));
-    }
-  })();
   await fetch(probeOrigin + LOOP_DELAY_PATH, { method: 'POST' });
+  const health = startHealthProbe(`${apiOrigin}/healthz`, HEALTH_INTERVAL_MS);
+  let result: T;
   try {
-    const result = await work();
-    const loop = (await (await fetch(probeOrigin + LOOP_DELAY_PATH)).json()) as LoopDelay;
-    return { result, probes: { healthP99Ms: latencies.percentile(99) / 1000, healthProblems, loop } };
-  } finally {
-    stop.abort();
-    await health;
+    result = await work();
+  } catch (error) {
+    await health.stop();
+    throw error;
   }
+  const probedHealth = await health.stop();
+  const loop = (await (await fetch(probeOrigin + LOOP_DELAY_PATH)).json()) as LoopDelay;
+  return { result, probes: { healthP99Ms: probedHealth.p99Ms, healthProblems: probedHealth.problems, loop } };
 }
 
 interface NoteLoad {

@@ -5,7 +5,8 @@
  * a finding, printed as "below target", not a failure of the tool.
  *
  * Environment: BENCH_DURATION_SECONDS (default 10) and BENCH_WARMUP_SECONDS (default 3), per scenario;
- * the realtime levels measure for at least 30 s (realtime-scenario.ts).
+ * the realtime levels measure for at least 30 s (realtime-scenario.ts). BENCH_ONLY: comma-separated
+ * parts of scenario names; only the scenarios whose name holds one run, with their baselines.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -20,8 +21,8 @@ import { loadConfig } from '@chartwright/server/internal/config/config.js';
 import { describeMachine } from '../shared/machine.js';
 import { isTargetMessage, recognizerEnvironment, type Targets } from './ipc.js';
 import { detailLines, idleShare, resultsTable, type ScenarioResult } from './report.js';
-import type { LoadSettings } from './runner.js';
-import { SCENARIOS } from './scenarios.js';
+import type { LoadSettings, Scenario } from './runner.js';
+import { selectScenarios, SCENARIOS } from './scenarios.js';
 
 const READY_TIMEOUT_MS = 30_000;
 /** Below this share of idle CPU before the run, the figures are likely skewed by other work. */
@@ -101,6 +102,7 @@ async function stopTargets(child: ChildProcess): Promise<void> {
 
 async function main(): Promise<number> {
   const settings = loadSettings(process.env);
+  const scenarios = selectScenarios(SCENARIOS, process.env['BENCH_ONLY']);
   out('Chartwright benchmark');
   for (const line of describeMachine()) out(`  ${line}`);
   out(
@@ -120,7 +122,7 @@ async function main(): Promise<number> {
   // Created here rather than in the child, so it goes away even when the child is killed.
   const directory = mkdtempSync(join(tmpdir(), 'chartwright-bench-'));
   try {
-    return await runScenarios(settings, directory);
+    return await runScenarios(scenarios, settings, directory);
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }
@@ -139,7 +141,11 @@ async function logSize(path: string): Promise<{ lines: number; bytes: number }> 
   return { lines, bytes };
 }
 
-async function runScenarios(settings: LoadSettings, directory: string): Promise<number> {
+async function runScenarios(
+  scenarios: readonly Scenario[],
+  settings: LoadSettings,
+  directory: string,
+): Promise<number> {
   const { child, targets } = await startTargets(directory);
   let stopping = false;
   child.once('exit', (code, signal) => {
@@ -150,7 +156,7 @@ async function runScenarios(settings: LoadSettings, directory: string): Promise<
   const results: ScenarioResult[] = [];
   let log: { lines: number; bytes: number };
   try {
-    for (const scenario of SCENARIOS) {
+    for (const scenario of scenarios) {
       const measurement = await scenario.measure({ targets, settings, progress: (line) => out(`  ${line}`) });
       results.push({ scenario, measurement });
     }

@@ -72,34 +72,59 @@ export interface HttpScenarioSpec {
   readonly request: (targets: Targets) => HttpRequest;
 }
 
-/** A scenario that drives one HTTP request with autocannon. */
-export function httpScenario(spec: HttpScenarioSpec): Scenario {
-  return {
+/** Rounds an interleaved group's measured time is cut into. */
+const ROUNDS = 5;
+
+/**
+ * HTTP scenarios measured in turns: each gets its warm-up, then the measured time is cut into
+ * rounds, and every round measures each scenario in turn (the order reversed every other round).
+ * A scenario and its baseline so see the same machine: on a shared machine, whose speed drifts by
+ * tens of percent from one ten-second stretch to the next, back-to-back measurements compared the
+ * drift as much as the routes.
+ */
+export function interleavedHttpScenarios(specs: readonly HttpScenarioSpec[]): Scenario[] {
+  let measured: Promise<Map<string, Measurement>> | null = null;
+  return specs.map((spec) => ({
     name: spec.name,
     ...(spec.baseline === undefined ? {} : { baseline: spec.baseline }),
     ...(spec.minRatio === undefined ? {} : { minRatio: spec.minRatio }),
-    async measure({ targets, settings, progress }) {
-      const request = spec.request(targets);
-      const preflightProblem = await preflight(request);
-      if (preflightProblem !== null) {
-        return {
-          responses: 0,
-          seconds: 0,
-          requestsPerSecond: 0,
-          p50Ms: 0,
-          p95Ms: 0,
-          p99Ms: 0,
-          problems: [preflightProblem],
-        };
-      }
-      if (settings.warmupSeconds > 0) {
-        progress(`${spec.name}: warming up ${settings.warmupSeconds} s`);
-        await load(request, settings, settings.warmupSeconds);
-      }
-      progress(`${spec.name}: measuring ${settings.durationSeconds} s`);
-      return load(request, settings, settings.durationSeconds);
+    async measure(context) {
+      measured ??= measureInTurns(specs, context);
+      const measurement = (await measured).get(spec.name);
+      if (measurement === undefined) throw new Error(`${spec.name} was not measured`);
+      return measurement;
     },
-  };
+  }));
+}
+
+async function measureInTurns(
+  specs: readonly HttpScenarioSpec[],
+  { targets, settings, progress }: ScenarioContext,
+): Promise<Map<string, Measurement>> {
+  const results = new Map<string, Measurement>();
+  const running: { spec: HttpScenarioSpec; request: HttpRequest; tally: Tally }[] = [];
+  for (const spec of specs) {
+    const request = spec.request(targets);
+    const preflightProblem = await preflight(request);
+    if (preflightProblem === null) running.push({ spec, request, tally: newTally() });
+    else results.set(spec.name, { ...measurementOf(newTally()), problems: [preflightProblem] });
+  }
+  if (settings.warmupSeconds > 0) {
+    for (const { spec, request } of running) {
+      progress(`${spec.name}: warming up ${settings.warmupSeconds} s`);
+      await load(request, settings, settings.warmupSeconds, newTally());
+    }
+  }
+  const roundSeconds = Math.max(1, Math.round(settings.durationSeconds / ROUNDS));
+  progress(
+    `${running.map(({ spec }) => spec.name).join(' | ')}: measuring ${ROUNDS} rounds of ${roundSeconds} s each, in turns`,
+  );
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 === 0 ? running : [...running].reverse();
+    for (const { request, tally } of order) await load(request, settings, roundSeconds, tally);
+  }
+  for (const { spec, tally } of running) results.set(spec.name, measurementOf(tally));
+  return results;
 }
 
 /** A single request before the load, so a misconfigured scenario fails with a readable reason. */
@@ -127,8 +152,39 @@ async function preflight(request: HttpRequest): Promise<string | null> {
 // too coarse for loopback responses that take well under one.
 const MICROS_PER_MS = 1000;
 
-async function load(request: HttpRequest, settings: LoadSettings, seconds: number): Promise<Measurement> {
-  const latencies = createHistogram({ lowest: 1, highest: 60_000_000, figures: 3 });
+/** What the rounds of one scenario add up to. */
+interface Tally {
+  latencies: ReturnType<typeof createHistogram>;
+  responses: number;
+  seconds: number;
+  problems: string[];
+}
+
+const newTally = (): Tally => ({
+  latencies: createHistogram({ lowest: 1, highest: 60_000_000, figures: 3 }),
+  responses: 0,
+  seconds: 0,
+  problems: [],
+});
+
+function measurementOf(tally: Tally): Measurement {
+  const { latencies, responses, seconds } = tally;
+  const problems = [...tally.problems];
+  if (responses === 0) problems.push('no responses at all');
+  return {
+    responses,
+    seconds,
+    requestsPerSecond: seconds > 0 ? responses / seconds : 0,
+    p50Ms: responses === 0 ? 0 : latencies.percentile(50) / MICROS_PER_MS,
+    p95Ms: responses === 0 ? 0 : latencies.percentile(95) / MICROS_PER_MS,
+    p99Ms: responses === 0 ? 0 : latencies.percentile(99) / MICROS_PER_MS,
+    problems,
+  };
+}
+
+/** Drives the request for `seconds` and adds what it measured to `tally`. */
+async function load(request: HttpRequest, settings: LoadSettings, seconds: number, tally: Tally): Promise<void> {
+  const { latencies } = tally;
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
       {
@@ -150,7 +206,7 @@ async function load(request: HttpRequest, settings: LoadSettings, seconds: numbe
     });
   });
 
-  const problems: string[] = [];
+  const { problems } = tally;
   for (const [status, stats] of Object.entries(result.statusCodeStats ?? {})) {
     if (Number(status) !== request.expectedStatus) {
       problems.push(`${stats.count ?? 0} responses with status ${status} (expected ${request.expectedStatus})`);
@@ -160,15 +216,6 @@ async function load(request: HttpRequest, settings: LoadSettings, seconds: numbe
   const socketErrors = result.errors - result.timeouts;
   if (socketErrors > 0) problems.push(`${socketErrors} connection errors`);
   if (result.timeouts > 0) problems.push(`${result.timeouts} timeouts`);
-  if (result.requests.total === 0) problems.push('no responses at all');
-
-  return {
-    responses: result.requests.total,
-    seconds: result.duration,
-    requestsPerSecond: result.duration > 0 ? result.requests.total / result.duration : 0,
-    p50Ms: latencies.percentile(50) / MICROS_PER_MS,
-    p95Ms: latencies.percentile(95) / MICROS_PER_MS,
-    p99Ms: latencies.percentile(99) / MICROS_PER_MS,
-    problems,
-  };
+  tally.responses += result.requests.total;
+  tally.seconds += result.duration;
 }

@@ -4,6 +4,7 @@
  * another run or machine. Add later scenarios (widget token minting, note generation, realtime
  * streams) here, each after the baseline it is compared with.
  */
+import { UsageError } from '@chartwright/server/internal/cli/usage.js';
 import { CURATED_TEMPLATES_JSON } from '@chartwright/server/internal/notes/templates.js';
 
 import { ACI_BENCH_VALID } from '../shared/datasets.js';
@@ -12,7 +13,7 @@ import { TEMPLATES_PATH } from './ipc.js';
 import { conversationParsingScenario, noteGenerationScenario } from './notes-scenario.js';
 import { neighbourScenarios } from './neighbour-scenario.js';
 import { realtimeScenario } from './realtime-scenario.js';
-import { httpScenario, type Scenario } from './runner.js';
+import { interleavedHttpScenarios, type Scenario } from './runner.js';
 
 const BARE_TEMPLATES = 'bare Fastify: GET templates';
 const BARE_STATIC_TEMPLATES = 'bare Fastify: GET templates, serialized once';
@@ -34,39 +35,44 @@ const ONE_STREAM = realtimeScenario(1, 'staggered');
 const NOTES_DATA = process.env['BENCH_NOTES_JSONL'] ?? ACI_BENCH_VALID;
 
 export const SCENARIOS: readonly Scenario[] = [
-  httpScenario({ name: BARE_TEMPLATES, request: templatesFrom((targets) => targets.bareOrigin) }),
-  httpScenario({
-    name: AUTH_TEMPLATES,
-    baseline: BARE_TEMPLATES,
-    minRatio: 0.8,
-    request: templatesFrom((targets) => targets.apiOrigin),
-  }),
-  // Minting a widget token: partner key check, clinician lookup (the same clinician every time, so
-  // no write), an Ed25519 signature. Compared with the authenticated templates route.
-  httpScenario({
-    name: 'POST /api/widget/token (partner key)',
-    baseline: AUTH_TEMPLATES,
-    minRatio: 0.5,
-    request: (targets) => ({
-      url: `${targets.apiOrigin}/api/widget/token`,
-      method: 'POST',
-      headers: { 'x-partner-key': targets.partnerKey, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        userEmail: 'clinician@bench.example',
-        emrUserId: 'bench-user',
-        emrSessionId: 'bench-visit',
+  // Each group measured in turns (runner.ts), so its ratios compare the same minutes of the machine.
+  ...interleavedHttpScenarios([
+    { name: BARE_TEMPLATES, request: templatesFrom((targets) => targets.bareOrigin) },
+    {
+      name: AUTH_TEMPLATES,
+      baseline: BARE_TEMPLATES,
+      minRatio: 0.8,
+      request: templatesFrom((targets) => targets.apiOrigin),
+    },
+    // Minting a widget token: partner key check, clinician lookup (the same clinician every time, so
+    // no write), an Ed25519 signature. Compared with the authenticated templates route.
+    {
+      name: 'POST /api/widget/token (partner key)',
+      baseline: AUTH_TEMPLATES,
+      minRatio: 0.5,
+      request: (targets) => ({
+        url: `${targets.apiOrigin}/api/widget/token`,
+        method: 'POST',
+        headers: { 'x-partner-key': targets.partnerKey, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          userEmail: 'clinician@bench.example',
+          emrUserId: 'bench-user',
+          emrSessionId: 'bench-visit',
+        }),
+        expectedStatus: 200,
       }),
-      expectedStatus: 200,
-    }),
-  }),
+    },
+  ]),
   // A stricter comparison, reported without a target: the baseline also skips serialization, so
   // the gap is only the service's per-request work (auth, rate limit, ids, headers, logging).
-  httpScenario({ name: BARE_STATIC_TEMPLATES, request: templatesFrom((targets) => targets.bareStaticOrigin) }),
-  httpScenario({
-    name: 'GET /api/v1/templates (key auth) vs static',
-    baseline: BARE_STATIC_TEMPLATES,
-    request: templatesFrom((targets) => targets.apiOrigin),
-  }),
+  ...interleavedHttpScenarios([
+    { name: BARE_STATIC_TEMPLATES, request: templatesFrom((targets) => targets.bareStaticOrigin) },
+    {
+      name: 'GET /api/v1/templates (key auth) vs static',
+      baseline: BARE_STATIC_TEMPLATES,
+      request: templatesFrom((targets) => targets.apiOrigin),
+    },
+  ]),
   // Single-threaded, so notes per second here is notes per second per core.
   conversationParsingScenario(NOTES_DATA),
   noteGenerationScenario(NOTES_DATA),
@@ -78,3 +84,30 @@ export const SCENARIOS: readonly Scenario[] = [
   // Isolation between tenants: the 16 streams again, quiet and then beside another project's notes.
   ...neighbourScenarios(),
 ];
+
+/**
+ * The scenarios whose names hold one of the comma-separated parts of `only` (all when it is unset),
+ * each with the baselines it is compared with, in the order of `all`.
+ */
+export function selectScenarios(all: readonly Scenario[], only: string | undefined): readonly Scenario[] {
+  const parts = (only ?? '')
+    .split(',')
+    .map((part) => part.trim().toLowerCase())
+    .filter((part) => part !== '');
+  if (parts.length === 0) return all;
+  const chosen = new Set(all.filter((scenario) => parts.some((part) => scenario.name.toLowerCase().includes(part))));
+  if (chosen.size === 0) {
+    throw new UsageError(
+      `BENCH_ONLY matches no scenario; the scenarios are:\n${all.map((s) => `  ${s.name}`).join('\n')}`,
+    );
+  }
+  for (const scenario of [...chosen]) {
+    for (let baseline = scenario.baseline; baseline !== undefined;) {
+      const found = all.find((candidate) => candidate.name === baseline);
+      if (found === undefined) break;
+      chosen.add(found);
+      baseline = found.baseline;
+    }
+  }
+  return all.filter((scenario) => chosen.has(scenario));
+}
