@@ -62,21 +62,20 @@ export function setup({ quiet = false, tools = false } = {}) {
     if (!quiet) process.stderr.write('chartwright: installing dependencies (first run)…\n');
     run(npm, [existsSync(join(root, 'package-lock.json')) ? 'ci' : 'install', '--no-audit', '--no-fund']);
   }
-  run(process.execPath, [
-    join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
-    '-b',
-    'packages/protocol',
-    'packages/server',
-    ...(tools ? ['packages/server/tools'] : []),
-  ]);
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  run(process.execPath, [tsc, '-b', 'packages/protocol']);
+  // The client's bundles, before the service: its CLI manages remote deployments with the client
+  // (and the Node 18 and browser tests load them); skipped when dist is up to date.
+  run(process.execPath, [join(root, 'packages', 'client', 'scripts', 'build.mjs'), '--if-stale']);
+  run(process.execPath, [tsc, '-b', 'packages/server', ...(tools ? ['packages/server/tools'] : [])]);
   pruneStaleOutputs(join(root, 'packages', 'server', 'src'), join(root, 'packages', 'server', 'dist'));
   if (tools)
     pruneStaleOutputs(join(root, 'packages', 'server', 'tools'), join(root, 'packages', 'server', 'tools-dist'));
   installNode18Runtime();
-  // The client's bundles (Node 18 and browser tests load them); skipped when dist is up to date.
-  run(process.execPath, [join(root, 'packages', 'client', 'scripts', 'build.mjs'), '--if-stale']);
   // The widget app the service serves at /widget (it bundles the client); skipped when up to date.
   run(process.execPath, [join(root, 'packages', 'widget', 'scripts', 'build.mjs'), '--if-stale']);
+  // The console app the service serves at /console; skipped when up to date.
+  run(process.execPath, [join(root, 'packages', 'console', 'scripts', 'build.mjs'), '--if-stale']);
   // The embed helper, then the demo EMR whose page bundles it; each skipped when up to date.
   run(process.execPath, [join(root, 'packages', 'embed', 'scripts', 'build.mjs'), '--if-stale']);
   run(process.execPath, [join(root, 'examples', 'emr-demo', 'scripts', 'build.mjs'), '--if-stale']);

@@ -1,4 +1,4 @@
-// The REST surface exercised on an older Node by the BUILT package, once through `import` and once
+// The REST surface (and the management client) exercised on an older Node by the BUILT package, once through `import` and once
 // through `require` (node18-esm.mjs, node18-cjs.cjs). Prints one JSON line for the test to check.
 'use strict';
 
@@ -57,6 +57,13 @@ async function run(library) {
   });
   const denied = await outcome(temporary.notes.create({ templateId: 'soap', conversationText: 'Doctor: Hello.' }));
 
+  const management = new library.ManagementClient({ adminToken: process.env.CHARTWRIGHT_ADMIN_TOKEN, baseUrl });
+  const projects = await management.projects.list();
+  const auditPage = await management.auditEvents.list({ limit: 1 });
+  const projectKey = await outcome(
+    Promise.resolve().then(() => new library.ManagementClient({ adminToken: apiKey, baseUrl })),
+  );
+
   process.stdout.write(
     `${JSON.stringify({
       node: process.version,
@@ -70,6 +77,11 @@ async function run(library) {
       },
       unknownKey: describeError(unknownKey.error, library),
       temporaryToken: { ...describeError(denied.error, library), fetchCalls },
+      management: {
+        projectIds: projects.map((project) => project.id),
+        auditPage: { records: auditPage.data.length, hasNextCursor: typeof auditPage.nextCursor === 'string' },
+        projectKey: describeError(projectKey.error, library),
+      },
     })}\n`,
   );
 }

@@ -1,21 +1,11 @@
 import type { ClientContext } from './core/context.js';
 import { CredentialSource } from './core/credentials.js';
-import { detectBrowser, serverRuntime } from './core/environment.js';
+import { clientHeaders, detectBrowser } from './core/environment.js';
 import { HttpClient } from './core/http.js';
 import { resolveOptions, type ChartwrightOptions } from './core/options.js';
-import { CLIENT_VERSION } from './core/version.js';
 import { Notes } from './resources/notes.js';
 import { Realtime, RealtimeTokens } from './resources/realtime.js';
 import { Templates } from './resources/templates.js';
-
-/** Identifies the library in the service's logs; browsers forbid setting User-Agent, so Node only. */
-function clientHeaders(isBrowser: boolean): Record<string, string> {
-  if (isBrowser) return {};
-  const runtime = serverRuntime();
-  return {
-    'x-chartwright-client': `chartwright-client-js/${CLIENT_VERSION}${runtime === undefined ? '' : ` ${runtime}`}`,
-  };
-}
 
 /**
  * The Chartwright API client.
@@ -37,13 +27,9 @@ export class Chartwright {
     const isBrowser = detectBrowser();
     const credentials = new CredentialSource(resolved.apiKey, isBrowser, resolved.logger);
     const http = new HttpClient({
-      baseUrl: resolved.baseUrl,
-      fetch: resolved.fetch,
+      ...resolved,
       credentials,
-      logger: resolved.logger,
-      timeout: resolved.timeout,
-      maxRetries: resolved.maxRetries,
-      headers: { ...clientHeaders(isBrowser), ...resolved.defaultHeaders },
+      headers: clientHeaders(isBrowser, resolved.defaultHeaders),
     });
     const tokens = new RealtimeTokens(http, isBrowser);
     const context: ClientContext = {

@@ -50,10 +50,15 @@ describe('the published package', () => {
         'export function isAuthFailure(error: unknown): boolean {',
         '  return error instanceof AuthenticationError && error.status === 401;',
         '}',
+        "const management = new ManagementClient({ adminToken: 'cw_admin_example', baseUrl: SANDBOX_BASE_URL });",
+        'export async function liveKeyHints(projectId: string): Promise<string[]> {',
+        "  return (await management.keys.list(projectId, { environment: 'live' })).map((key: ApiKey) => key.hint);",
+        '}',
         '// @ts-expect-error the library is typed: a note’s templateVersion is a number',
         'export const wrong: (note: Note) => string = (note) => note.templateVersion;',
       ].join('\n');
-      const imports = "{ AuthenticationError, Chartwright, SANDBOX_BASE_URL, type Note } from '@chartwright/client'";
+      const imports =
+        "{ AuthenticationError, Chartwright, ManagementClient, SANDBOX_BASE_URL, type ApiKey, type Note } from '@chartwright/client'";
       await writeFile(join(consumer, 'package.json'), '{ "private": true }\n');
       await writeFile(join(consumer, 'consumer.cts'), `import ${imports};\n${usage}\n`);
       await writeFile(join(consumer, 'consumer.mts'), `import ${imports};\n${usage}\n`);
@@ -94,6 +99,7 @@ describe('the published package', () => {
     expect(bundle).not.toMatch(/from\s*["']node:|require\(|import\(["']ws["']\)|ZodError/);
     const loaded = (await import(bundlePath)) as Record<string, unknown>;
     expect(typeof loaded['Chartwright']).toBe('function');
+    expect(typeof loaded['ManagementClient']).toBe('function');
     const RateLimitError = loaded['RateLimitError'] as new (init: object) => Error;
     expect(new RateLimitError({ message: 'm', code: 'rate_limited', headers: new Headers() }).name).toBe(
       'RateLimitError',

@@ -3,6 +3,8 @@ export const CREDENTIAL_PREFIXES = Object.freeze({
   sandboxKey: 'sk_test_',
   productionKey: 'sk_live_',
   realtimeToken: 'svc_rt_',
+  /** Organisation admin tokens for the management API; never accepted by the project API. */
+  adminToken: 'cw_admin_',
 } as const);
 
 /** `test` is the sandbox environment, `live` production. */

@@ -135,6 +135,40 @@ export const ERROR_CODES = Object.freeze({
   pdf_link_expired: code('permission_error', 'The PDF link has expired; the widget renders a new one on request.'),
   partner_not_active: code('conflict_error', 'The partner was revoked, so its secret cannot be rotated.'),
   api_key_not_active: code('conflict_error', 'The key was already rotated or revoked, so it cannot be rotated again.'),
+  console_authentication_required: code(
+    'authentication_error',
+    'Sign in to the console (its session cookie) or send an organisation admin token (Authorization: Bearer cw_admin_…).',
+  ),
+  console_session_expired: code(
+    'authentication_error',
+    'The console session ended (idle too long, past its absolute expiry, signed out, or the member was removed); sign in again.',
+  ),
+  invalid_credentials: code('authentication_error', 'The e-mail or password is wrong.'),
+  invalid_admin_token: code('authentication_error', 'The admin token is not one this service issued.'),
+  admin_token_revoked: code('authentication_error', 'The admin token was revoked.'),
+  csrf_token_invalid: code(
+    'permission_error',
+    'A console change (POST, PATCH, DELETE) must send the session’s CSRF token in X-CSRF-Token.',
+  ),
+  project_credential_not_allowed: code(
+    'permission_error',
+    'Project keys (sk_) and realtime tokens (svc_rt_) cannot manage the organisation; use the console or an admin token.',
+  ),
+  role_forbidden: code('permission_error', 'The member’s or admin token’s role does not allow this.'),
+  console_link_invalid: code('not_found_error', 'The setup or invitation link is unknown, already used, or expired.'),
+  member_not_found: code('not_found_error', 'No member of the organisation has this id.'),
+  sso_not_available: code(
+    'not_found_error',
+    'Single sign-on is not switched on for this e-mail address’s organisation (or the address is no member’s).',
+  ),
+  sso_required: code(
+    'permission_error',
+    'The organisation signs its members in with its OpenID provider only; use “Sign in with single sign-on”.',
+  ),
+  invitation_not_found: code('not_found_error', 'No open invitation of the organisation has this id.'),
+  admin_token_not_found: code('not_found_error', 'No admin token of the organisation has this id.'),
+  member_exists: code('conflict_error', 'A console member already has this e-mail address.'),
+  last_owner: code('conflict_error', 'The organisation’s last owner cannot be removed or given another role.'),
   rate_limited: code('rate_limit_error', 'Too many requests; retry after the Retry-After header.'),
   internal_error: code('api_error', 'An unexpected error; the requestId identifies it in the logs.'),
   note_worker_crashed: code(

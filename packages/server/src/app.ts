@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 
-import { apiArea, publicArea, WIDGET_API_PREFIX, widgetApiArea } from './areas.js';
+import { apiArea, consoleArea, publicArea, WIDGET_API_PREFIX, widgetApiArea } from './areas.js';
 import type { Config } from './config/config.js';
 import { clientErrorHandler, watchEarlyAnswers } from './http/client-errors.js';
 import { limitConnectionsPerAddress } from './http/connection-limits.js';
@@ -17,6 +17,7 @@ import { proxyTrust } from './http/trusted-proxies.js';
 import { registerRealtimeRoute } from './realtime/route.js';
 import type { RealtimeService } from './realtime/service.js';
 import { createServices, type AppDependencies } from './services.js';
+import type { UsageRecorder } from './usage/usage-recorder.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -24,6 +25,8 @@ declare module 'fastify' {
     realtime: RealtimeService;
     /** The note workers of this instance (diagnostics, supervision tests). */
     notePool: NotePool;
+    /** This instance's usage counts not yet stored (flushed each minute and on close). */
+    usage: UsageRecorder;
   }
 }
 
@@ -65,6 +68,9 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   app.decorate('operationAudit', services.operationAudit);
   app.decorate('notePool', services.notePool);
   app.addHook('onClose', () => services.notePool.close());
+  app.decorate('usage', services.usage);
+  services.usage.start();
+  app.addHook('onClose', () => services.usage.close());
 
   const areas = { config, deps, services };
   await app.register(publicArea, areas);
@@ -75,5 +81,6 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     maxFrameBytes: config.realtime.maxFrameBytes,
   });
   await app.register(widgetApiArea, { ...areas, prefix: WIDGET_API_PREFIX });
+  await app.register(consoleArea, areas);
   return app;
 }

@@ -3,6 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import { apiKeyGuard } from './auth/api-key-guard.js';
 import { realtimeTokenRoutes } from './auth/realtime-token-routes.js';
 import type { Config } from './config/config.js';
+import { consoleGuard, consoleSessionGuard } from './console/console-guard.js';
+import { consolePageRoutes } from './console/console-page.js';
+import { managementRoutes } from './console/management-routes.js';
+import { organisationRoutes } from './console/organisation-routes.js';
+import { consoleSessionRoutes, consoleSignInRoutes } from './console/session-routes.js';
 import { documentLinkRoutes, documentRoutes } from './encounters/documents/routes.js';
 import { encounterRoutes } from './encounters/routes.js';
 import { widgetErrorEnvelope } from './http/error-body.js';
@@ -37,6 +42,7 @@ export function apiArea(app: FastifyInstance, { config, services }: AreaOptions,
       authenticator: services.authenticator,
       rateLimiter: services.rateLimiter,
       limitPerMinute: config.apiRateLimitPerMinute,
+      usage: services.usage,
     }),
   );
   notesRoutes(api, services.notes, services.deletion);
@@ -92,6 +98,51 @@ export async function widgetApiArea(app: FastifyInstance, { config, services }: 
   });
 }
 
+/**
+ * The console's API: signing in (open, throttled), the session's own routes (its cookie), and the
+ * management API (a session or an admin token; never an sk_ key or svc_rt_ token). Errors in the
+ * REST error body; nothing cached.
+ */
+export async function consoleArea(app: FastifyInstance, { config, services }: AreaOptions): Promise<void> {
+  noStoreResponses(app);
+  const { console } = services;
+  const guardOptions = {
+    sessions: console.sessions,
+    adminTokens: console.adminTokens,
+    cookie: console.cookie,
+    rateLimiter: services.rateLimiter,
+    failuresPerMinute: config.widgetAuthFailuresPerMinute,
+  };
+  await app.register((context, _options, done) => {
+    consoleSignInRoutes(openArea(context), {
+      members: console.members,
+      sso: console.sso,
+      sessions: console.sessions,
+      cookie: console.cookie,
+      rateLimiter: services.rateLimiter,
+      signInFailuresPer15Minutes: config.console.signInFailuresPer15Minutes,
+      failuresPerMinute: config.widgetAuthFailuresPerMinute,
+    });
+    done();
+  });
+  await app.register((context, _options, done) => {
+    consoleSessionRoutes(guardedArea(context, consoleSessionGuard(guardOptions)), console);
+    done();
+  });
+  await app.register((context, _options, done) => {
+    const management = guardedArea(context, consoleGuard(guardOptions));
+    managementRoutes(management, { projects: console.projects, keys: console.keys, partners: services.partners });
+    organisationRoutes(management, {
+      sso: console.sso,
+      members: console.members,
+      adminTokens: console.adminTokens,
+      usage: console.usageReport,
+      auditRecords: console.auditRecords,
+    });
+    done();
+  });
+}
+
 /** What anyone may fetch: health, the OpenAPI document, the widget's keys, page and assets. */
 export function publicArea(app: FastifyInstance, { config, deps, services }: AreaOptions, done: () => void): void {
   const open = openArea(app);
@@ -111,5 +162,6 @@ export function publicArea(app: FastifyInstance, { config, deps, services }: Are
   });
   jwksRoutes(open, services.signer);
   widgetPageRoutes(open, { widgetSessions: services.widgetSessions, clock: deps.clock, appDir: config.widgetAppDir });
+  consolePageRoutes(open, { appDir: config.console.appDir });
   done();
 }

@@ -80,13 +80,31 @@ describe('starting the service', () => {
     });
     expect(token.status).toBe(201);
 
+    // The console's one-time setup link, printed while no owner exists; it makes the owner.
+    const setupToken = new RegExp(`${baseUrl}/console#/setup/([0-9A-Za-z]{43})`).exec(first.stdout())?.[1];
+    expect(setupToken).toBeDefined();
+    const setup = await fetch(`${baseUrl}/api/v1/console/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        token: setupToken,
+        organisationName: 'Clinic',
+        name: 'Owner',
+        email: 'owner@clinic.example',
+        password: 'a long first-start password',
+      }),
+    });
+    expect(setup.status).toBe(201);
+
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
     expect(first.stderr()).not.toContain(key);
+    expect(first.stderr()).not.toContain(setupToken);
 
     const second = start(dir, env);
     await waitForReady(baseUrl, second);
     expect(second.stdout()).not.toMatch(/sk_test_/);
+    expect(second.stdout()).not.toContain('/console#/setup/');
     const again = await fetch(`${baseUrl}/api/v1/templates`, { headers: { authorization: `Bearer ${key}` } });
     expect(again.status).toBe(200);
     second.child.kill('SIGTERM');
@@ -115,6 +133,8 @@ describe('starting the service', () => {
       .stdout()
       .trimEnd()
       .split('\n')
+      // Log lines are JSON; the console's first-start link is printed for a person, beside them.
+      .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as { msg?: string; requestId?: string; path?: string });
     const logged = new Set(lines.filter((line) => line.path === '/healthz').map((line) => line.requestId));
     expect(ids.filter((id) => !logged.has(id ?? ''))).toEqual([]);

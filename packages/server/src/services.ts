@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+
 import type { FastifyBaseLogger } from 'fastify';
 
 import type { Recognizer } from './asr/recognizer.js';
@@ -6,10 +8,18 @@ import { AuditSubjects } from './audit/audit-subjects.js';
 import { OperationAudit } from './audit/operation-audit.js';
 import { RealtimeAudit } from './audit/realtime-audit.js';
 import { UNCONFIGURED_RECOGNIZER } from './asr/unconfigured-recognizer.js';
+import { ApiKeyService } from './auth/api-keys.js';
 import { Authenticator } from './auth/authenticator.js';
 import { RealtimeTokenService } from './auth/realtime-tokens.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config/config.js';
+import { AdminTokens } from './console/admin-tokens.js';
+import { AuditRecords } from './console/audit-records.js';
+import { SessionCookie } from './console/console-guard.js';
+import { ConsoleMembers } from './console/members.js';
+import { SecretBox } from './console/secret-box.js';
+import { ConsoleSessions } from './console/sessions.js';
+import { SingleSignOn } from './console/single-sign-on.js';
 import { EncounterDocumentService } from './encounters/documents/document-service.js';
 import { PdfLinks } from './encounters/documents/pdf-links.js';
 import { EncounterNoteService } from './encounters/encounter-notes.js';
@@ -20,6 +30,7 @@ import { NoteService } from './notes/note-service.js';
 import { notePoolFor, type NotePool } from './notes/pool/note-pool.js';
 import type { ReadinessCheck } from './operations/routes.js';
 import { PartnerService } from './partners/partner-service.js';
+import { ProjectService } from './projects/project-service.js';
 import { WidgetTokenSigner } from './partners/signer.js';
 import { WidgetSessionService } from './partners/widget-sessions.js';
 import { WidgetTokenService } from './partners/widget-tokens.js';
@@ -29,8 +40,11 @@ import { RealtimeSessionArchive } from './realtime/session-archive.js';
 import { Deletion } from './retention/deletion.js';
 import { Retention } from './retention/retention.js';
 import { generatedSecrets, type GeneratedSecrets } from './secrets/key-file.js';
+import { sharedSecret, type SharedSecretStores } from './secrets/shared-secret.js';
 import type { Database } from './store/database.js';
 import { createRepositories, type Repositories } from './store/repositories.js';
+import { UsageRecorder } from './usage/usage-recorder.js';
+import { UsageReport } from './usage/usage-report.js';
 
 export interface AppDependencies {
   database: Database;
@@ -72,6 +86,56 @@ export interface Services {
   operationAudit: OperationAudit;
   retention: Retention;
   deletion: Deletion;
+  usage: UsageRecorder;
+  console: ConsoleServices;
+}
+
+/** What the console and the management API run on. */
+export interface ConsoleServices {
+  members: ConsoleMembers;
+  sessions: ConsoleSessions;
+  cookie: SessionCookie;
+  adminTokens: AdminTokens;
+  projects: ProjectService;
+  keys: ApiKeyService;
+  usageReport: UsageReport;
+  auditRecords: AuditRecords;
+  sso: SingleSignOn;
+}
+
+async function consoleServices(
+  config: Config,
+  deps: AppDependencies,
+  shared: { repositories: Repositories; audit: AuditLog; secrets: SharedSecretStores },
+): Promise<ConsoleServices> {
+  const { repositories } = shared;
+  const projects = new ProjectService(repositories, deps.clock);
+  const secretKey = await sharedSecret(
+    {
+      name: 'console_secret_key',
+      variable: 'CONSOLE_SECRET_KEY',
+      configured: config.console.secretKey,
+      generate: () => randomBytes(32).toString('base64url'),
+    },
+    shared.secrets,
+  );
+  return {
+    members: new ConsoleMembers(repositories, deps.clock, config.publicBaseUrl),
+    sessions: new ConsoleSessions(repositories, deps.clock, config.console),
+    cookie: new SessionCookie(config.publicBaseUrl),
+    adminTokens: new AdminTokens(repositories, deps.clock),
+    projects,
+    keys: new ApiKeyService(repositories, deps.clock, config.keyRotationGraceSeconds),
+    usageReport: new UsageReport(repositories, projects, deps.clock),
+    auditRecords: new AuditRecords(shared.audit, projects),
+    sso: new SingleSignOn({
+      repositories,
+      clock: deps.clock,
+      box: new SecretBox(secretKey),
+      audit: shared.audit,
+      publicBaseUrl: config.publicBaseUrl,
+    }),
+  };
 }
 
 const DAY_MS = 86_400_000;
@@ -92,11 +156,13 @@ export async function createServices(config: Config, deps: AppDependencies): Pro
     issuer: config.widgetBaseUrl,
     privateKeyPem: config.widgetJwtPrivateKey,
   });
+  const usage = new UsageRecorder(repositories, clock, deps.logger);
   const notePool = notePoolFor(config.notes, deps.logger);
-  const notes = new NoteService(repositories, clock, notePool.write, config.notes.retentionDays * DAY_MS);
+  const notes = new NoteService(repositories, clock, notePool.write, config.notes.retentionDays * DAY_MS, usage);
   const { recognizer, realtime, deletion, realtimeArchive } = realtimeServices(config, deps, {
     repositories,
     audit: new RealtimeAudit(audit, auditSubjects),
+    usage,
   });
   return {
     recognizer,
@@ -109,12 +175,14 @@ export async function createServices(config: Config, deps: AppDependencies): Pro
     realtimeArchive,
     signer,
     partners: new PartnerService(repositories, clock, config.keyRotationGraceSeconds),
-    widgetTokens: new WidgetTokenService(repositories, clock, signer),
+    widgetTokens: new WidgetTokenService(repositories, clock, signer, usage),
     widgetSessions: new WidgetSessionService(repositories, clock, signer, recognizer.info),
     audit,
     operationAudit: new OperationAudit(audit, auditSubjects),
     retention: new Retention({ repositories, database: deps.database, clock, config }),
     deletion,
+    usage,
+    console: await consoleServices(config, deps, { repositories, audit, secrets }),
     ...(await encounterServices(config, deps, {
       repositories,
       realtimeTokens,
@@ -130,7 +198,7 @@ export async function createServices(config: Config, deps: AppDependencies): Pro
 function realtimeServices(
   config: Config,
   deps: AppDependencies,
-  shared: { repositories: Repositories; audit: RealtimeAudit },
+  shared: { repositories: Repositories; audit: RealtimeAudit; usage: UsageRecorder },
 ): Pick<Services, 'recognizer' | 'realtime' | 'realtimeArchive' | 'deletion'> {
   const { repositories } = shared;
   const recognizer = deps.recognizer ?? UNCONFIGURED_RECOGNIZER;
@@ -146,6 +214,7 @@ function realtimeServices(
     logger: deps.logger,
     store: realtimeStore,
     audit: shared.audit,
+    usage: shared.usage,
   });
   const deletion = new Deletion({ repositories, database: deps.database, liveAudio: realtime });
   const realtimeArchive = new RealtimeSessionArchive({

@@ -7,6 +7,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '@chartwright/server/internal/app.js';
 import type { Recognizer } from '@chartwright/server/internal/asr/recognizer.js';
 import { ApiKeyService } from '@chartwright/server/internal/auth/api-keys.js';
+import { ConsoleMembers } from '@chartwright/server/internal/console/members.js';
 import { ManualClock } from '@chartwright/server/internal/clock.js';
 import { testConfig, type Config } from '@chartwright/server/internal/config/config.js';
 import { createLogger } from '@chartwright/server/internal/logger.js';
@@ -62,6 +63,11 @@ export interface Harness {
     partnerKey: string,
     body: { userEmail: string; emrUserId: string; emrSessionId?: string },
   ): Promise<{ token: string; expiresAt: string }>;
+  /**
+   * The first-start setup link of the deployment's organisation, as `chartwright console
+   * setup-link` prints it but relative (`/console#/setup/<token>`), for a browser on any port.
+   */
+  consoleSetupLink(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -164,6 +170,12 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
         throw new Error(`POST /api/widget/token answered ${response.statusCode}: ${response.body}`);
       }
       return response.json<{ data: { token: string; expiresAt: string } }>().data;
+    },
+    consoleSetupLink: async () => {
+      const members = new ConsoleMembers(repositories, clock, config.publicBaseUrl);
+      const organisation = await repositories.organisations.first();
+      const { url } = await members.issueSetupLink(organisation.id);
+      return url.slice(config.publicBaseUrl.length);
     },
     close: async () => {
       if (closed) return;

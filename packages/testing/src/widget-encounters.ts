@@ -14,7 +14,7 @@ export interface OpenWidget {
   clinicianId: string;
 }
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** A call to the widget API with the widget's token. */
 export const widgetCall = (h: Harness, token: string, method: Method, url: string, payload?: unknown) =>

@@ -1,3 +1,5 @@
+import { CLIENT_VERSION } from './version.js';
+
 /**
  * Where the library runs. A page has `window.document`; a web worker (dedicated, shared or service)
  * has `importScripts` and no window. Both are browsers: same-origin rules, no secret storage, no
@@ -25,4 +27,17 @@ export function serverRuntime(scope: object = globalThis): string | undefined {
   const node = global.process?.versions?.node;
   if (typeof node === 'string') return `node/v${node}`;
   return undefined;
+}
+
+/**
+ * Every REST request's own headers, below the caller's defaults: in Node, the library and runtime,
+ * for the service's logs (browsers forbid setting User-Agent, so nothing there).
+ */
+export function clientHeaders(isBrowser: boolean, defaults: Record<string, string>): Record<string, string> {
+  if (isBrowser) return { ...defaults };
+  const runtime = serverRuntime();
+  return {
+    'x-chartwright-client': `chartwright-client-js/${CLIENT_VERSION}${runtime === undefined ? '' : ` ${runtime}`}`,
+    ...defaults,
+  };
 }

@@ -1,8 +1,7 @@
 import { APIConnectionError, APITimeoutError, ChartwrightError, UserAbortError } from '../errors.js';
 import type { Logger } from './context.js';
-import type { CredentialSource } from './credentials.js';
 import { apiErrorFromResponse } from './error-response.js';
-import { backoffMs, isRetryableStatus, MAX_RETRY_AFTER_MS, retryAfterMs } from './retry.js';
+import { backoffMs, isRetryableStatus, MAX_RETRY_AFTER_MS, neverConnected, retryAfterMs } from './retry.js';
 import { sleep } from './sleep.js';
 
 /** Per-call overrides; every resource method takes them as its last argument. */
@@ -17,10 +16,15 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
+/** Where a request's bearer credential comes from, resolved (and checked) once per call. */
+export interface RestCredentials {
+  resolveForRest(): Promise<string>;
+}
+
 export interface HttpClientConfig {
   baseUrl: string;
   fetch: typeof globalThis.fetch;
-  credentials: CredentialSource;
+  credentials: RestCredentials;
   logger: Logger;
   timeout: number;
   maxRetries: number;
@@ -29,11 +33,18 @@ export interface HttpClientConfig {
 }
 
 export interface ApiRequest {
-  method: 'GET' | 'POST' | 'DELETE';
-  /** Starts with `/api/v1/`; path segments already encoded. */
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** Starts with `/api/v1/`; path segments and query already encoded. */
   path: string;
   body?: unknown;
   options?: RequestOptions | undefined;
+  /**
+   * `false` for a call that makes something new each time it succeeds (a key, a rotation's
+   * replacement): it is retried only when the service certainly did not act on it. Default `true`.
+   */
+  idempotent?: boolean;
+  /** `csv`: the answer's text as it came (an export), rather than parsed JSON. Default `json`. */
+  response?: 'json' | 'csv';
 }
 
 interface Answer {
@@ -59,7 +70,7 @@ export class HttpClient {
     const init: RequestInit = {
       method: request.method,
       headers: {
-        accept: 'application/json',
+        accept: request.response === 'csv' ? 'text/csv' : 'application/json',
         ...this.config.headers,
         ...options.headers,
         ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
@@ -72,9 +83,11 @@ export class HttpClient {
     for (let attempt = 1; ; attempt += 1) {
       const outcome = await this.attempt(url, init, timeoutMs, signal);
       const retriesLeft = maxRetries - attempt + 1;
-      if ('status' in outcome && outcome.status >= 200 && outcome.status < 300) return parseSuccess(outcome) as T;
+      if ('status' in outcome && outcome.status >= 200 && outcome.status < 300) {
+        return (request.response === 'csv' ? outcome.text : parseSuccess(outcome)) as T;
+      }
 
-      const retryable = 'reason' in outcome || isRetryableStatus(outcome.status);
+      const retryable = mayRetry(outcome, request.idempotent ?? true);
       const delayMs = retryable && retriesLeft > 0 ? retryDelayMs(outcome, attempt - 1) : undefined;
       if (delayMs === undefined) throw errorOf(outcome);
       this.config.logger.debug('retrying request', {
@@ -131,6 +144,18 @@ function parseSuccess(answer: Answer): unknown {
       },
     );
   }
+}
+
+/**
+ * Whether another attempt may succeed and is safe to make. A call that is not idempotent is tried
+ * again only when the service certainly did not act on it: the rate limit refused it before any
+ * handler ran (429), or no connection was ever made. After a timeout, a reset or a 5xx the service
+ * may already have made the credential, and a second attempt would make another whose secret the
+ * first answer (lost) was the only copy of.
+ */
+function mayRetry(outcome: Answer | NoAnswer, idempotent: boolean): boolean {
+  if ('status' in outcome) return idempotent ? isRetryableStatus(outcome.status) : outcome.status === 429;
+  return idempotent || (outcome.reason === 'connection' && neverConnected(outcome.cause));
 }
 
 /** How long to wait before the next attempt, or `undefined` when the wait asked for is too long to take. */

@@ -19,7 +19,21 @@ export const SANDBOX_BASE_URL = 'http://localhost:8080';
 
 export const DEFAULT_MAX_RETRIES = 2;
 
-export interface ChartwrightOptions {
+/** What every client of the library shares: how its REST calls travel. */
+export interface TransportOptions {
+  /** Milliseconds one attempt of a REST call may take, response body included. Default 30000. */
+  timeout?: number;
+  /** Retries of a failed REST call (connection errors, 408, 409, 429, 5xx). Default 2. */
+  maxRetries?: number;
+  /** Default: the global `fetch`. */
+  fetch?: typeof globalThis.fetch;
+  /** Default: warnings and errors to the console; debug and info dropped. */
+  logger?: Logger;
+  /** Headers sent with every REST request (not `Authorization`, which comes from the credential). */
+  defaultHeaders?: Record<string, string>;
+}
+
+export interface ChartwrightOptions extends TransportOptions {
   /**
    * A permanent `sk_` key (server side only) or a temporary `svc_rt_` token (realtime only), or a
    * function returning one, called for every request and every realtime socket.
@@ -27,33 +41,28 @@ export interface ChartwrightOptions {
   apiKey: ApiKeySource;
   /** Default `PRODUCTION_BASE_URL`; `SANDBOX_BASE_URL` or your deployment's address otherwise. */
   baseUrl?: string;
-  /** Milliseconds one attempt of a REST call may take, response body included. Default 30000. */
-  timeout?: number;
-  /** Retries of a failed REST call (connection errors, 408, 409, 429, 5xx). Default 2. */
-  maxRetries?: number;
-  /** Default: the global `fetch`. */
-  fetch?: typeof globalThis.fetch;
   /** Default: the global `WebSocket` (browsers, Node ≥ 22), else the `ws` package (Node). */
   WebSocket?: WebSocketConstructor;
-  /** Default: warnings and errors to the console; debug and info dropped. */
-  logger?: Logger;
-  /** Headers sent with every REST request (not `Authorization`, which comes from `apiKey`). */
-  defaultHeaders?: Record<string, string>;
 }
 
-export interface ResolvedOptions {
-  apiKey: ApiKeySource;
+/** The transport options checked, with their defaults. */
+export interface ResolvedTransport {
+  /** Without a trailing slash. */
   baseUrl: string;
   timeout: number;
   maxRetries: number;
   fetch: typeof globalThis.fetch;
-  WebSocket: WebSocketConstructor | undefined;
   logger: Logger;
   defaultHeaders: Record<string, string>;
 }
 
+export interface ResolvedOptions extends ResolvedTransport {
+  apiKey: ApiKeySource;
+  WebSocket: WebSocketConstructor | undefined;
+}
+
 function baseUrlProblem(value: unknown): string | undefined {
-  if (typeof value !== 'string') return 'must be a string';
+  if (typeof value !== 'string') return value === undefined ? 'is required' : 'must be a string';
   try {
     const url = new URL(value);
     return url.protocol === 'http:' || url.protocol === 'https:' ? undefined : 'must be an http:// or https:// address';
@@ -76,18 +85,16 @@ function defaultWebSocket(): WebSocketConstructor | undefined {
   return typeof global.WebSocket === 'function' ? (global.WebSocket as WebSocketConstructor) : undefined;
 }
 
-/** Checks every option at once and reports all problems in one error, each naming its option. */
-export function resolveOptions(options: ChartwrightOptions): ResolvedOptions {
-  // Spread, because JavaScript callers may pass nothing at all.
-  const given: Partial<ChartwrightOptions> = { ...options };
-  const problems: string[] = [];
-  const { apiKey, timeout, maxRetries } = given;
-  if (typeof apiKey === 'string') {
-    if (apiKey.trim() === '') problems.push('apiKey: must not be empty');
-  } else if (typeof apiKey !== 'function') {
-    problems.push('apiKey: is required (an sk_ key, an svc_rt_ token, or a function returning one)');
-  }
-  const baseUrl = given.baseUrl ?? PRODUCTION_BASE_URL;
+/**
+ * Checks `baseUrl` and the transport options, adding each problem (named by its option) to
+ * `problems`; the result is undefined when there was one.
+ */
+export function checkTransportOptions(
+  given: Partial<TransportOptions>,
+  baseUrl: unknown,
+  problems: string[],
+): ResolvedTransport | undefined {
+  const { timeout, maxRetries } = given;
   const baseUrlIssue = baseUrlProblem(baseUrl);
   if (baseUrlIssue !== undefined) problems.push(`baseUrl: ${baseUrlIssue}`);
   if (timeout !== undefined && !isPositiveNumber(timeout)) {
@@ -98,20 +105,37 @@ export function resolveOptions(options: ChartwrightOptions): ResolvedOptions {
   }
   const fetch = given.fetch ?? defaultFetch();
   if (typeof fetch !== 'function') problems.push('fetch: no global fetch here; pass one');
-  if (given.WebSocket !== undefined && typeof given.WebSocket !== 'function') {
-    problems.push('WebSocket: must be a WebSocket constructor');
-  }
-  if (problems.length > 0 || apiKey === undefined || fetch === undefined) {
-    throw new ChartwrightError(`Invalid Chartwright options: ${problems.join('; ')}.`, 'invalid_client_options');
-  }
+  if (problems.length > 0 || typeof baseUrl !== 'string' || fetch === undefined) return undefined;
   return {
-    apiKey,
     baseUrl: baseUrl.replace(/\/+$/, ''),
     timeout: timeout ?? LIMITS.clientTimeoutMs,
     maxRetries: maxRetries ?? DEFAULT_MAX_RETRIES,
     fetch,
-    WebSocket: given.WebSocket ?? defaultWebSocket(),
     logger: given.logger ?? consoleLogger,
     defaultHeaders: given.defaultHeaders ?? {},
   };
+}
+
+/** Every problem with a client's options, in one error. */
+export function invalidOptions(problems: readonly string[]): ChartwrightError {
+  return new ChartwrightError(`Invalid Chartwright options: ${problems.join('; ')}.`, 'invalid_client_options');
+}
+
+/** Checks every option at once and reports all problems in one error, each naming its option. */
+export function resolveOptions(options: ChartwrightOptions): ResolvedOptions {
+  // Spread, because JavaScript callers may pass nothing at all.
+  const given: Partial<ChartwrightOptions> = { ...options };
+  const problems: string[] = [];
+  const { apiKey } = given;
+  if (typeof apiKey === 'string') {
+    if (apiKey.trim() === '') problems.push('apiKey: must not be empty');
+  } else if (typeof apiKey !== 'function') {
+    problems.push('apiKey: is required (an sk_ key, an svc_rt_ token, or a function returning one)');
+  }
+  const transport = checkTransportOptions(given, given.baseUrl ?? PRODUCTION_BASE_URL, problems);
+  if (given.WebSocket !== undefined && typeof given.WebSocket !== 'function') {
+    problems.push('WebSocket: must be a WebSocket constructor');
+  }
+  if (problems.length > 0 || apiKey === undefined || transport === undefined) throw invalidOptions(problems);
+  return { ...transport, apiKey, WebSocket: given.WebSocket ?? defaultWebSocket() };
 }

@@ -7,9 +7,12 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /**
  * `api_key`: Authorization: Bearer sk_…; `partner_key`: X-Partner-Key; `widget_token`:
  * Authorization: Bearer <widget JWT>; `realtime`: an sk_ key or a temporary svc_rt_ token, in
- * Authorization: Bearer or as a `Sec-WebSocket-Protocol` entry `auth.<credential>`; `none`: public.
+ * Authorization: Bearer or as a `Sec-WebSocket-Protocol` entry `auth.<credential>`; `console`: a
+ * console session cookie (with its CSRF token on changes) or an organisation admin token in
+ * Authorization: Bearer cw_admin_…; `console_session`: the session cookie only; `none`: public.
  */
-export type EndpointAuth = 'api_key' | 'partner_key' | 'widget_token' | 'realtime' | 'none';
+export type EndpointAuth =
+  'api_key' | 'partner_key' | 'widget_token' | 'realtime' | 'console' | 'console_session' | 'none';
 
 export interface EndpointSpec {
   readonly method: HttpMethod;
@@ -17,7 +20,7 @@ export interface EndpointSpec {
   readonly path: string;
   readonly operationId: string;
   readonly summary: string;
-  readonly tag: 'Templates' | 'Notes' | 'Realtime' | 'Widget' | 'Operations';
+  readonly tag: 'Templates' | 'Notes' | 'Realtime' | 'Widget' | 'Console' | 'Management' | 'Operations';
   readonly auth: EndpointAuth;
   /**
    * `widget`: errors come in the `{"success": false, "error": {…}}` envelope the interface gives the
@@ -97,6 +100,26 @@ export const WIDGET_TOKEN_ROUTE_ERRORS: readonly ErrorCode[] = [
   'service_unavailable',
 ];
 
+/** Errors any route behind a console session may return. */
+export const CONSOLE_SESSION_ROUTE_ERRORS: readonly ErrorCode[] = [
+  'console_authentication_required',
+  'console_session_expired',
+  'csrf_token_invalid',
+  'project_credential_not_allowed',
+  'internal_error',
+  'service_unavailable',
+];
+
+/** Errors any management route may return: a console session's, an admin token's, and the role's refusal. */
+export const MANAGEMENT_ROUTE_ERRORS: readonly ErrorCode[] = [
+  ...CONSOLE_SESSION_ROUTE_ERRORS,
+  'malformed_authorization',
+  'invalid_admin_token',
+  'admin_token_revoked',
+  'role_forbidden',
+  'rate_limited',
+];
+
 /** Errors of a route that reads a JSON body. */
 export const BODY_ERRORS: readonly ErrorCode[] = [
   'invalid_json',
@@ -104,6 +127,9 @@ export const BODY_ERRORS: readonly ErrorCode[] = [
   'unsupported_media_type',
   'request_too_large',
 ];
+
+/** Errors of a route that reads a JSON body, and its own. */
+export const withBodyErrors = (...codes: readonly ErrorCode[]): ErrorCode[] => [...BODY_ERRORS, ...codes];
 
 /** Errors of a route that writes a note (in the note worker pool). */
 export const NOTE_GENERATION_ERRORS: readonly ErrorCode[] = ['notes_overloaded', 'note_worker_crashed'];

@@ -5,10 +5,18 @@ import type { z } from 'zod';
 import { PUBLIC_ENDPOINTS } from './public-endpoints.js';
 import { API_ENDPOINTS } from './api-endpoints.js';
 import type { EndpointAuth, EndpointSpec, PathParameterName } from './endpoint-spec.js';
+import { CONSOLE_SESSION_ENDPOINTS } from './console-endpoints.js';
+import { MANAGEMENT_ENDPOINTS } from './management-endpoints.js';
 import { WIDGET_ENDPOINTS } from './widget-endpoints.js';
 
 /** Every HTTP route the service serves, described once for the server and the OpenAPI document. */
-export const REST_ENDPOINTS = [...API_ENDPOINTS, ...WIDGET_ENDPOINTS, ...PUBLIC_ENDPOINTS] as const;
+export const REST_ENDPOINTS = [
+  ...API_ENDPOINTS,
+  ...WIDGET_ENDPOINTS,
+  ...CONSOLE_SESSION_ENDPOINTS,
+  ...MANAGEMENT_ENDPOINTS,
+  ...PUBLIC_ENDPOINTS,
+] as const;
 
 type Endpoints = (typeof REST_ENDPOINTS)[number];
 

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { ERROR_CODES, type ErrorCode } from '../errors.js';
 import {
   AUTHENTICATED_ROUTE_ERRORS,
+  CONSOLE_SESSION_ROUTE_ERRORS,
+  MANAGEMENT_ROUTE_ERRORS,
   PARTNER_ROUTE_ERRORS,
   pathParameterNames,
   REALTIME_ROUTE_ERRORS,
@@ -32,6 +34,8 @@ const SHARED_ERRORS: Record<EndpointSpec['auth'], readonly ErrorCode[]> = {
   partner_key: PARTNER_ROUTE_ERRORS,
   widget_token: WIDGET_TOKEN_ROUTE_ERRORS,
   realtime: REALTIME_ROUTE_ERRORS,
+  console: MANAGEMENT_ROUTE_ERRORS,
+  console_session: CONSOLE_SESSION_ROUTE_ERRORS,
   none: [],
 };
 
@@ -40,6 +44,8 @@ const SECURITY: Record<EndpointSpec['auth'], JsonObject[]> = {
   partner_key: [{ partnerKey: [] }],
   widget_token: [{ widgetToken: [] }],
   realtime: [{ bearerAuth: [] }, { realtimeSubprotocol: [] }],
+  console: [{ consoleSession: [] }, { adminToken: [] }],
+  console_session: [{ consoleSession: [] }],
   none: [],
 };
 
@@ -115,6 +121,46 @@ export interface OpenApiInfo {
   servers: readonly { url: string; description: string }[];
 }
 
+/** How each kind of credential is presented, named by the operations' `security`. */
+const SECURITY_SCHEMES: JsonObject = {
+  bearerAuth: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'A permanent key (sk_test_… or sk_live_…). Temporary svc_rt_ tokens are refused here.',
+  },
+  partnerKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Partner-Key',
+    description: '`<PARTNER_ID>.<PARTNER_SECRET>`, from the partner’s backend only.',
+  },
+  realtimeSubprotocol: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Sec-WebSocket-Protocol',
+    description:
+      'Browsers offer `chartwright.realtime.v1` and `auth.<credential>` (an sk_ key or a svc_rt_ token); the server selects `chartwright.realtime.v1`. Only on the realtime WebSocket.',
+  },
+  consoleSession: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'cw_console',
+    description:
+      'The console’s session cookie (`__Host-cw_console` behind HTTPS), set by signing in; POST, PATCH and DELETE also need the session’s CSRF token in X-CSRF-Token.',
+  },
+  adminToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An organisation admin token (cw_admin_…) for automation. sk_ keys and svc_rt_ tokens are refused.',
+  },
+  widgetToken: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'The widget session token the iframe received in its `token` parameter.',
+  },
+};
+
 /** Builds the OpenAPI 3.1 document of every endpoint from the same schemas the server validates with. */
 export function buildOpenApiDocument(info: OpenApiInfo): JsonObject {
   const paths: Record<string, JsonObject> = {};
@@ -144,32 +190,7 @@ export function buildOpenApiDocument(info: OpenApiInfo): JsonObject {
     paths,
     components: {
       schemas: components,
-      securitySchemes: {
-        bearerAuth: {
-          type: 'http',
-          scheme: 'bearer',
-          description: 'A permanent key (sk_test_… or sk_live_…). Temporary svc_rt_ tokens are refused here.',
-        },
-        partnerKey: {
-          type: 'apiKey',
-          in: 'header',
-          name: 'X-Partner-Key',
-          description: '`<PARTNER_ID>.<PARTNER_SECRET>`, from the partner’s backend only.',
-        },
-        realtimeSubprotocol: {
-          type: 'apiKey',
-          in: 'header',
-          name: 'Sec-WebSocket-Protocol',
-          description:
-            'Browsers offer `chartwright.realtime.v1` and `auth.<credential>` (an sk_ key or a svc_rt_ token); the server selects `chartwright.realtime.v1`. Only on the realtime WebSocket.',
-        },
-        widgetToken: {
-          type: 'http',
-          scheme: 'bearer',
-          bearerFormat: 'JWT',
-          description: 'The widget session token the iframe received in its `token` parameter.',
-        },
-      },
+      securitySchemes: SECURITY_SCHEMES,
     },
   };
 }

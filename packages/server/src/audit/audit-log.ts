@@ -19,6 +19,8 @@ export interface AuditActor {
   projectId: string | null;
   environment: Environment | null;
   partnerId: string | null;
+  /** A console member's or admin token's organisation (records of members and sign-ins have no project). */
+  organisationId?: string | null;
 }
 
 /** One access to patient data, as the audit log receives it. */
@@ -72,6 +74,8 @@ const hashedFields = (row: Omit<AuditEventRow, 'hash'>) => [
   row.ip,
   row.request_id,
   row.previous_hash,
+  // Since 0015, and only when set: records written before keep the hashes they were chained with.
+  ...(row.organisation_id === null ? [] : [row.organisation_id]),
 ];
 
 /**
@@ -147,6 +151,7 @@ export class AuditLog {
         ip: entry.ip,
         request_id: entry.requestId,
         previous_hash: head?.hash ?? GENESIS_HASH,
+        organisation_id: entry.actor.organisationId ?? null,
       };
       return { ...row, hash: this.hashOf(row) };
     });

@@ -1,4 +1,4 @@
-import type { EndpointId } from '@chartwright/protocol';
+import type { EndpointId, Environment } from '@chartwright/protocol';
 
 import type { AuditAction } from '../store/schema.js';
 
@@ -27,10 +27,23 @@ export interface AuditedOperation {
     | 'transcript'
     | 'transcript_segment'
     | 'realtime_token'
-    | 'document';
+    | 'document'
+    | 'project'
+    | 'api_key'
+    | 'partner'
+    | 'member'
+    | 'invitation'
+    | 'admin_token'
+    | 'console_session'
+    | 'organisation'
+    | 'audit_log';
   /** The resource's id: from the path, or from the answer of a create; null for a list. */
   resourceId: (call: AuditedCall) => string | null;
   encounter?: EncounterLocator;
+  /** A management operation: the project environment it touched, when it touched one. */
+  scope?: (call: AuditedCall) => { projectId: string | null; environment: Environment | null };
+  /** Signing in: no principal yet, so the member is the one the answer names (none when it failed). */
+  signsIn?: true;
 }
 
 const param = (name: string) => (call: AuditedCall) => call.params[name] ?? null;
@@ -43,6 +56,37 @@ const answered = (field: string) => (call: AuditedCall) => {
 };
 
 const none = () => null;
+
+/** A string at `path` of the answer (`key.id`), when the operation answered one. */
+const answeredAt = (path: string) => (call: AuditedCall) => {
+  let value: unknown = call.result;
+  for (const field of path.split('.')) value = (value as Record<string, unknown> | undefined)?.[field];
+  return typeof value === 'string' ? value : null;
+};
+
+const ENVIRONMENT_PATHS = ['environment', 'key.environment', 'partner.environment', 'previous.environment'];
+
+/** The project in the path (or the project just made) and the environment of the body or the answer. */
+const projectScope = (call: AuditedCall) => {
+  const body = call.body as { environment?: Environment } | undefined;
+  const answered = ENVIRONMENT_PATHS.map((path) => answeredAt(path)(call)).find((value) => value !== null);
+  return {
+    projectId: call.params['projectId'] ?? answeredAt('id')(call),
+    environment: body?.environment ?? (answered as Environment | undefined) ?? null,
+  };
+};
+
+const organisationScope = () => ({ projectId: null, environment: null });
+
+const management = (
+  action: AuditAction,
+  resourceType: AuditedOperation['resourceType'],
+  resourceId: (call: AuditedCall) => string | null,
+  scope: AuditedOperation['scope'] = projectScope,
+): AuditedOperation => ({ action, resourceType, resourceId, scope });
+
+const member = (action: AuditAction, resourceType: AuditedOperation['resourceType'], resourceId = param('memberId')) =>
+  management(action, resourceType, resourceId, organisationScope);
 
 const encounterParam: EncounterLocator = { from: 'param', name: 'sessionId' };
 
@@ -65,6 +109,46 @@ export const AUDITED_OPERATIONS: Readonly<Record<EndpointId, AuditedOperation | 
   createWidgetToken: 'no_phi',
   getWidgetSession: 'no_phi',
   updateWidgetProfile: 'no_phi',
+  consolePage: 'no_phi',
+  consoleAsset: 'no_phi',
+  inspectConsoleLink: 'no_phi',
+  getConsoleSession: 'no_phi',
+  listProjects: 'no_phi',
+  listApiKeys: 'no_phi',
+  listPartners: 'no_phi',
+  listMembers: 'no_phi',
+  listAdminTokens: 'no_phi',
+  getUsage: 'no_phi',
+  exportUsage: 'no_phi',
+
+  // Every change to the organisation's credentials and members, and every sign-in, is on record.
+  completeConsoleSetup: { action: 'sign_in', resourceType: 'console_session', resourceId: none, signsIn: true },
+  acceptConsoleInvitation: { action: 'sign_in', resourceType: 'console_session', resourceId: none, signsIn: true },
+  signInToConsole: { action: 'sign_in', resourceType: 'console_session', resourceId: none, signsIn: true },
+  startConsoleSso: 'no_phi',
+  // Success and failure both answer 303, so the sign-in service records which it was itself.
+  completeConsoleSso: 'no_phi',
+  getOrganisation: 'no_phi',
+  putOrganisationSso: member('update', 'organisation', none),
+  deleteOrganisationSso: member('delete', 'organisation', none),
+  signOutOfConsole: member('sign_out', 'console_session', none),
+  signOutEverywhere: member('sign_out', 'console_session', none),
+  createProject: management('create', 'project', answeredAt('id')),
+  createApiKey: management('create', 'api_key', answeredAt('key.id')),
+  rotateApiKey: management('rotate', 'api_key', param('keyId')),
+  revokeApiKey: management('revoke', 'api_key', param('keyId')),
+  createPartner: management('create', 'partner', answeredAt('partner.id')),
+  updatePartner: management('update', 'partner', param('partnerId')),
+  rotatePartnerSecret: management('rotate', 'partner', param('partnerId')),
+  revokePartner: management('revoke', 'partner', param('partnerId')),
+  inviteMember: member('create', 'invitation', answeredAt('invitation.id')),
+  cancelInvitation: member('delete', 'invitation', param('invitationId')),
+  updateMember: member('update', 'member'),
+  removeMember: member('delete', 'member'),
+  createAdminToken: member('create', 'admin_token', answeredAt('token.id')),
+  revokeAdminToken: member('revoke', 'admin_token', param('tokenId')),
+  listAuditEvents: member('read', 'audit_log', none),
+  exportAuditEvents: member('export', 'audit_log', none),
 
   createNote: { action: 'create', resourceType: 'note', resourceId: answered('id') },
   retrieveNote: { action: 'read', resourceType: 'note', resourceId: param('id'), encounter: { from: 'note' } },

@@ -2,6 +2,7 @@ import type { EndpointId } from '@chartwright/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 import type { ApiKeyPrincipal } from '../auth/principal.js';
+import { consoleActor, isConsolePrincipal } from '../console/principal.js';
 import { AppError } from '../errors.js';
 import type { WidgetSession } from '../partners/widget-sessions.js';
 import type { AuditAction } from '../store/schema.js';
@@ -24,8 +25,25 @@ const isWidgetSession = (principal: unknown): principal is WidgetSession =>
 const isApiKey = (principal: unknown): principal is ApiKeyPrincipal =>
   typeof principal === 'object' && principal !== null && (principal as { kind?: unknown }).kind === 'api_key';
 
+/** The member an answer to signing in names; none when signing in failed. */
+function signedInActor(result: unknown): AuditActor {
+  const session = result as { member?: { id?: string }; organisation?: { id?: string } } | undefined;
+  return {
+    kind: 'console_member',
+    id: session?.member?.id ?? null,
+    projectId: null,
+    environment: null,
+    partnerId: null,
+    organisationId: session?.organisation?.id ?? null,
+  };
+}
+
 /** Who called, from the area guard's principal; a signed PDF link has none, so its encounter says whose. */
-function actorOf(principal: unknown, subject: Subject): AuditActor {
+function actorOf(principal: unknown, subject: Subject, operation: AuditedOperation, call: AuditedCall): AuditActor {
+  if (operation.signsIn === true) return signedInActor(call.result);
+  if (isConsolePrincipal(principal)) {
+    return consoleActor(principal, operation.scope?.(call) ?? { projectId: null, environment: null });
+  }
   if (isApiKey(principal)) return credentialActor(principal);
   if (isWidgetSession(principal)) {
     return {
@@ -103,7 +121,7 @@ export class OperationAudit {
     outcome: { action: AuditAction; outcome: 'success' | 'failure'; status: number; errorCode: string | null },
   ): Promise<void> {
     await this.log.record({
-      actor: actorOf(request.principal, subject),
+      actor: actorOf(request.principal, subject, operation, call),
       action: outcome.action,
       resourceType: operation.resourceType,
       resourceId: operation.resourceId(call),

@@ -2,6 +2,7 @@ import { AppError } from '../errors.js';
 import { enforceRateLimit, MINUTE_MS } from '../http/rate-limit.js';
 import type { Guard } from '../http/route.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
+import type { UsageRecorder } from '../usage/usage-recorder.js';
 import { credentialFromAuthorization, type Authenticator } from './authenticator.js';
 import type { ApiKeyPrincipal } from './principal.js';
 
@@ -9,6 +10,7 @@ export interface ApiKeyGuardOptions {
   authenticator: Authenticator;
   rateLimiter: RateLimiter;
   limitPerMinute: number;
+  usage: UsageRecorder;
 }
 
 /**
@@ -34,6 +36,8 @@ export function apiKeyGuard(options: ApiKeyGuardOptions): Guard<'api_key', ApiKe
         MINUTE_MS,
       );
       enforceRateLimit(reply, decision, `Rate limit of ${decision.limit} requests per minute exceeded.`);
+      options.usage.count(principal, 'restRequests');
+      options.usage.keyUsed(principal.apiKeyId);
       return principal;
     },
   };

@@ -1,26 +1,19 @@
-import { apiKeyPrefix, type Environment } from '@chartwright/protocol';
+import { apiKeyPrefix, LIMITS, type ApiKey, type ConsoleActor, type Environment } from '@chartwright/protocol';
 
 import type { Clock } from '../clock.js';
-import { MAX_GRACE_SECONDS } from '../config/config.js';
 import { AppError } from '../errors.js';
 import type { ApiKeyRow } from '../store/api-keys.js';
 import type { Repositories } from '../store/repositories.js';
 import { generateId, generateSecret, hashSecret, secretHint } from './secrets.js';
 
-export type ApiKeyStatus = 'active' | 'grace' | 'expired' | 'revoked';
+export type ApiKeyStatus = ApiKey['status'];
 
-export interface ApiKeySummary {
-  id: string;
-  projectId: string;
-  environment: Environment;
-  name: string;
-  hint: string;
-  status: ApiKeyStatus;
-  createdAt: string;
-  expiresAt: string | null;
-  revokedAt: string | null;
-  replacedBy: string | null;
-}
+export type ApiKeySummary = ApiKey;
+
+/** What the CLI on the server records as a credential's maker. */
+export const CLI_CREATOR: ConsoleActor = { kind: 'cli', id: null, label: 'chartwright CLI' };
+
+const ROTATION_RECOMMENDED_MS = LIMITS.keyRotationRecommendedDays * 86_400_000;
 
 /** A key just created: the only moment its secret exists outside the caller's hands. */
 export interface IssuedApiKey {
@@ -28,13 +21,13 @@ export interface IssuedApiKey {
   secret: string;
 }
 
-/** A grace period in whole seconds within MAX_GRACE_SECONDS, or a 400 naming `graceSeconds`. */
+/** A grace period in whole seconds within the 90 days a rotation allows, or a 400 naming `graceSeconds`. */
 export function checkedGraceSeconds(graceSeconds: number): number {
   // Bounded like KEY_ROTATION_GRACE_SECONDS: an end past what a Date can hold would rotate the key
   // and then fail to show the replacement, leaving the project's keys unlistable.
-  if (!Number.isInteger(graceSeconds) || graceSeconds < 0 || graceSeconds > MAX_GRACE_SECONDS) {
+  if (!Number.isInteger(graceSeconds) || graceSeconds < 0 || graceSeconds > LIMITS.rotationGraceMaxSeconds) {
     throw AppError.invalidBody([
-      { path: 'graceSeconds', message: `must be a whole number of seconds, 0 to ${MAX_GRACE_SECONDS}` },
+      { path: 'graceSeconds', message: `must be a whole number of seconds, 0 to ${LIMITS.rotationGraceMaxSeconds}` },
     ]);
   }
   return graceSeconds;
@@ -56,9 +49,19 @@ export class ApiKeyService {
     private readonly defaultGraceSeconds: number,
   ) {}
 
-  async create(input: { projectId: string; environment: Environment; name?: string }): Promise<IssuedApiKey> {
+  async create(input: {
+    projectId: string;
+    environment: Environment;
+    name?: string;
+    creator?: ConsoleActor;
+  }): Promise<IssuedApiKey> {
     await this.requireProject(input.projectId);
-    const { row, secret } = this.newKey(input.projectId, input.environment, input.name ?? 'default');
+    const { row, secret } = this.newKey(
+      input.projectId,
+      input.environment,
+      input.name ?? 'default',
+      input.creator ?? CLI_CREATOR,
+    );
     await this.repositories.apiKeys.insert(row);
     return { key: this.summarize(row), secret };
   }
@@ -75,17 +78,24 @@ export class ApiKeyService {
    */
   async rotate(
     keyId: string,
-    options: { graceSeconds?: number } = {},
+    options: { graceSeconds?: number; creator?: ConsoleActor } = {},
   ): Promise<{ replacement: IssuedApiKey; previous: ApiKeySummary }> {
     const old = await this.requireKey(keyId);
     const graceSeconds = checkedGraceSeconds(options.graceSeconds ?? this.defaultGraceSeconds);
-    const { row, secret } = this.newKey(old.project_id, old.environment, old.name);
+    const { row, secret } = this.newKey(old.project_id, old.environment, old.name, options.creator ?? CLI_CREATOR);
     const rotated = await this.repositories.apiKeys.rotate(old.id, row, this.clock.now() + graceSeconds * 1000);
     if (!rotated) {
       throw new AppError('api_key_not_active', `Key ${old.id} was already rotated or revoked.`);
     }
     const previous = await this.requireKey(old.id);
     return { replacement: { key: this.summarize(row), secret }, previous: this.summarize(previous) };
+  }
+
+  /** The project's key, or 404: a key of another project does not exist for it. */
+  async requireInProject(keyId: string, projectId: string): Promise<ApiKeySummary> {
+    const row = await this.requireKey(keyId);
+    if (row.project_id !== projectId) throw new AppError('api_key_not_found', `No API key has the id ${keyId}.`);
+    return this.summarize(row);
   }
 
   /** Revocation takes effect on the next request, including for realtime tokens the key minted. */
@@ -96,21 +106,34 @@ export class ApiKeyService {
   }
 
   summarize(row: ApiKeyRow): ApiKeySummary {
+    const now = this.clock.now();
+    const status = keyStatus(row, now);
     return {
       id: row.id,
       projectId: row.project_id,
       environment: row.environment,
       name: row.name,
       hint: row.hint,
-      status: keyStatus(row, this.clock.now()),
+      status,
       createdAt: new Date(row.created_at).toISOString(),
+      createdBy:
+        row.created_by_kind === null
+          ? null
+          : { kind: row.created_by_kind, id: row.created_by_id, label: row.created_by_label ?? '' },
+      lastUsedAt: iso(row.last_used_at),
       expiresAt: iso(row.expires_at),
       revokedAt: iso(row.revoked_at),
       replacedBy: row.replaced_by,
+      rotationRecommended: status === 'active' && now - row.created_at >= ROTATION_RECOMMENDED_MS,
     };
   }
 
-  private newKey(projectId: string, environment: Environment, name: string): { row: ApiKeyRow; secret: string } {
+  private newKey(
+    projectId: string,
+    environment: Environment,
+    name: string,
+    creator: ConsoleActor,
+  ): { row: ApiKeyRow; secret: string } {
     const prefix = apiKeyPrefix(environment);
     const secret = generateSecret(prefix);
     const row: ApiKeyRow = {
@@ -124,6 +147,10 @@ export class ApiKeyService {
       expires_at: null,
       revoked_at: null,
       replaced_by: null,
+      created_by_kind: creator.kind,
+      created_by_id: creator.id,
+      created_by_label: creator.label,
+      last_used_at: null,
     };
     return { row, secret };
   }

@@ -30,6 +30,10 @@ const row = (id: string): ApiKeyRow => ({
   expires_at: null,
   revoked_at: null,
   replaced_by: null,
+  created_by_kind: null,
+  created_by_id: null,
+  created_by_label: null,
+  last_used_at: null,
 });
 
 describe('CredentialCache', () => {

@@ -10,6 +10,7 @@ import { calculateJwkThumbprint } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { ManualClock } from '../clock.js';
+import { ConsoleMembers } from '../console/members.js';
 import { openDatabase } from '../store/database.js';
 import { MIGRATION_NAMES } from '../store/migrations/index.js';
 import { createRepositories } from '../store/repositories.js';
@@ -581,5 +582,56 @@ describe('the chartwright command npm links', () => {
     expect(failed?.code).toBe(2);
     expect(failed?.stdout).toBe('');
     expect(failed?.stderr).toMatch(/^chartwright: [^\n]*\n$/);
+  });
+});
+
+describe('console', () => {
+  const TOKEN = /#\/setup\/([0-9A-Za-z]{43})$/m;
+
+  it('prints a new one-hour setup link while the organisation has no owner, voiding the last one', async () => {
+    const first = await cli('console', 'setup-link');
+    expect(first.code).toBe(0);
+    expect(first.out).toMatch(
+      /^One-time setup link for the organisation's owner \(valid until 2026-01-01T01:00:00\.000Z; keep it private\):\nhttp:\/\/localhost:8080\/console#\/setup\/[0-9A-Za-z]{43}$/,
+    );
+    const second = await json<{ url: string; organisationId: string }>('console', 'setup-link');
+    expect(second.organisationId).toMatch(/^org_/);
+    const database = openDatabase({ kind: 'sqlite', path: env['DATABASE_URL'] ?? '' });
+    try {
+      const members = new ConsoleMembers(createRepositories(database), clock, 'http://localhost:8080');
+      await expect(members.inspect(TOKEN.exec(first.out)?.[1] ?? '')).rejects.toMatchObject({
+        code: 'console_link_invalid',
+      });
+      const owner = await members.completeSetup({
+        token: TOKEN.exec(second.url)?.[1] ?? '',
+        organisationName: 'Clinic',
+        name: 'Owner',
+        email: 'owner@clinic.example',
+        password: 'a long owner password',
+      });
+      expect(owner.role).toBe('owner');
+    } finally {
+      await database.close();
+    }
+    expect(await failure(2, 'console', 'setup-link')).toBe(
+      'chartwright: Clinic already has an owner: members are invited in the console (Members), by an owner',
+    );
+  });
+
+  it('creates another organisation with its own setup link, and lists organisations', async () => {
+    const created = await json<{ id: string; name: string; setupLink: { url: string } }>(
+      'organisations',
+      'create',
+      '--name',
+      'Second clinic',
+    );
+    expect(created.setupLink.url).toMatch(TOKEN);
+    const listed = await json<{ id: string; name: string }[]>('organisations', 'list');
+    expect(listed.map((organisation) => organisation.name)).toEqual(['My organisation', 'Second clinic']);
+    const link = await json<{ organisationId: string }>('console', 'setup-link', '--organisation', created.id);
+    expect(link.organisationId).toBe(created.id);
+    expect(await failure(2, 'console', 'setup-link', '--organisation', 'org_missing')).toBe(
+      'chartwright: no organisation has the id org_missing',
+    );
   });
 });

@@ -1,23 +1,34 @@
 import { parseArgs } from 'node:util';
 
-import { ENVIRONMENTS, type Environment } from '@chartwright/protocol';
-
 import { AuditLog } from '../audit/audit-log.js';
 import { AuditSubjects } from '../audit/audit-subjects.js';
-import { ApiKeyService, type ApiKeySummary } from '../auth/api-keys.js';
+import { ApiKeyService } from '../auth/api-keys.js';
 import { systemClock, type Clock } from '../clock.js';
-import { loadConfig, MAX_GRACE_SECONDS, type Config } from '../config/config.js';
-import { ProjectService, type ProjectSummary } from '../projects/project-service.js';
-import { PartnerService, type PartnerSummary } from '../partners/partner-service.js';
+import { loadConfig, type Config } from '../config/config.js';
+import { ConsoleMembers } from '../console/members.js';
+import { ProjectService } from '../projects/project-service.js';
+import { PartnerService } from '../partners/partner-service.js';
 import { Deletion } from '../retention/deletion.js';
 import { Retention } from '../retention/retention.js';
 import { generatedSecrets } from '../secrets/key-file.js';
 import { WidgetTokenSigner } from '../partners/signer.js';
 import { openDatabase, type Database } from '../store/database.js';
 import { migrateToLatest, type MigrationOutcome } from '../store/migrate.js';
+import type { OrganisationsRepository } from '../store/organisations.js';
 import { createRepositories } from '../store/repositories.js';
 
+import {
+  parseEnvironment,
+  parseGrace,
+  parseSeconds,
+  required,
+  requiredOrigins,
+  requireEnvironment,
+} from './arguments.js';
+import { keyLine, partnerLine, projectLine } from './lines.js';
+import { CONSOLE_COMMANDS } from './console-commands.js';
 import { PRIVACY_COMMANDS } from './privacy-commands.js';
+import { REMOTE_USAGE, remoteTarget, runRemote } from './remote-commands.js';
 import { UsageError } from './usage.js';
 
 export interface CliIo {
@@ -51,6 +62,9 @@ Commands:
              [--since <iso>] [--until <iso>] [--limit <n>]
                                             Who touched which patient data, oldest first
   audit verify                              Check the audit chain; exit code 1 if a record was edited or removed
+  console setup-link [--organisation <id>]  A new one-time link for the organisation's first owner (valid 1 hour)
+  organisations create --name <name>        Another organisation, with its owner's setup link
+  organisations list                        List organisations
   widget-key rotate                         Replace the generated widget signing key; restart every instance
                                             within 7 days (the old key stays published that long)
   retention sweep                           Delete now what is past its retention (the service does it hourly)
@@ -61,12 +75,16 @@ Options:
   --json    Machine-readable output
   --help    Show this help
 
-The database comes from DATABASE_URL (default ./data/chartwright.db), as for the service.`;
+The database comes from DATABASE_URL (default ./data/chartwright.db), as for the service.
+
+${REMOTE_USAGE}`;
 
 const OPTIONS = {
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', default: false },
+  url: { type: 'string' },
   name: { type: 'string' },
+  organisation: { type: 'string' },
   project: { type: 'string' },
   env: { type: 'string' },
   grace: { type: 'string' },
@@ -85,50 +103,6 @@ const OPTIONS = {
   limit: { type: 'string' },
 } as const;
 
-function parseEnvironment(value: string | undefined): Environment | undefined {
-  if (value === undefined) return undefined;
-  const environment = ENVIRONMENTS.find((candidate) => candidate === value);
-  if (environment === undefined) throw new UsageError('--env must be test or live');
-  return environment;
-}
-
-function requireEnvironment(value: string | undefined): Environment {
-  const environment = parseEnvironment(value);
-  if (environment === undefined) throw new UsageError('--env is required (test or live)');
-  return environment;
-}
-
-function parseGrace(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new UsageError('--grace must be a whole number of seconds');
-  if (Number(value) > MAX_GRACE_SECONDS) throw new UsageError(`--grace must be at most ${MAX_GRACE_SECONDS} seconds`);
-  return Number(value);
-}
-
-function parseSeconds(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a whole number of seconds`);
-  return Number(value);
-}
-
-function partnerLine(partner: PartnerSummary): string {
-  return `${partner.id}  ${partner.environment}  ${partner.secretHint}  ${partner.status}  ${partner.name}  ${partner.allowedOrigins.join(',')}  ${partner.projectId}`;
-}
-
-function required(value: string | undefined, flag: string): string {
-  if (value === undefined || value.trim() === '') throw new UsageError(`${flag} is required`);
-  return value;
-}
-
-function keyLine(key: ApiKeySummary): string {
-  const until = key.status === 'grace' ? ` until ${key.expiresAt ?? ''}` : '';
-  return `${key.id}  ${key.environment}  ${key.hint}  ${key.status}${until}  ${key.name}  ${key.projectId}`;
-}
-
-function projectLine(project: ProjectSummary): string {
-  return `${project.id}  ${project.name}  created ${project.createdAt}`;
-}
-
 const parse = (argv: readonly string[]) =>
   parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
 
@@ -146,6 +120,8 @@ interface CommandContext {
   deletion: Deletion;
   retention: Retention;
   rotateWidgetSigningKey: () => Promise<{ kid: string; previousKeysPublishedUntil: number }>;
+  members: ConsoleMembers;
+  organisations: OrganisationsRepository;
 }
 
 type Command = (context: CommandContext) => Promise<void>;
@@ -198,14 +174,6 @@ const KEY_COMMANDS: Readonly<Record<string, Command>> = {
     print(revoked, `Revoked ${revoked.id} at ${revoked.revokedAt ?? ''}`);
   },
 };
-
-/** Exact origins (`scheme://host[:port]`) are checked by the partner service, each named by its index. */
-function requiredOrigins(origins: string[] | undefined): string[] {
-  if (origins === undefined || origins.length === 0) {
-    throw new UsageError('--origin is required (repeat it for each origin allowed to embed the widget)');
-  }
-  return origins;
-}
 
 const PARTNER_COMMANDS: Readonly<Record<string, Command>> = {
   'partners create': async ({ values, print, partners }) => {
@@ -275,6 +243,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   ...PARTNER_COMMANDS,
   ...PRIVACY_COMMANDS,
   ...WIDGET_KEY_COMMANDS,
+  ...CONSOLE_COMMANDS,
 };
 
 /** What the commands work with, on the database and key file the service uses. */
@@ -293,6 +262,8 @@ async function services(
     subjects: new AuditSubjects(repositories),
     deletion: new Deletion({ repositories, database, liveAudio: null }),
     retention: new Retention({ repositories, database, clock, config }),
+    members: new ConsoleMembers(repositories, clock, config.publicBaseUrl),
+    organisations: repositories.organisations,
     rotateWidgetSigningKey: () => {
       if (config.widgetJwtPrivateKey !== null) {
         throw new UsageError(
@@ -330,13 +301,18 @@ export async function runCli(
     return 2;
   }
   const print = (json: unknown, human: string) => io.out(values.json ? JSON.stringify(json, null, 2) : human);
+  const command = `${group}${action === undefined ? '' : ` ${action}`}`;
 
   let database;
   try {
+    const remote = remoteTarget(values.url, env);
+    if (remote !== undefined) {
+      await runRemote(command, { values, rest, print }, remote);
+      return 0;
+    }
     const config = loadConfig(env);
     database = openDatabase(config.database);
     const migrated = await migrateToLatest(database);
-    const command = `${group}${action === undefined ? '' : ` ${action}`}`;
     const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
     if (run === undefined) throw new UsageError(`unknown command "${command}"; run chartwright --help`);
     await run({ values, rest, print, migrated, ...(await services(config, database, clock)) });

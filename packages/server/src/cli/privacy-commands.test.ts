@@ -169,11 +169,29 @@ describe('audit, delete and retention commands', () => {
 
   it('sweeps what is past its retention on demand', async () => {
     expect(await json('retention', 'sweep')).toEqual({
-      deleted: { notes: 0, documents: 0, realtime_sessions: 0, encounters: 0, audit_events: 0 },
+      deleted: {
+        notes: 0,
+        documents: 0,
+        realtime_sessions: 0,
+        encounters: 0,
+        audit_events: 0,
+        console_sessions: 0,
+        console_links: 0,
+        console_sso_logins: 0,
+      },
     });
     h.clock.advance(31 * DAY_MS);
     expect(await json('retention', 'sweep')).toEqual({
-      deleted: { notes: 2, documents: 1, realtime_sessions: 1, encounters: 1, audit_events: 0 },
+      deleted: {
+        notes: 2,
+        documents: 1,
+        realtime_sessions: 1,
+        encounters: 1,
+        audit_events: 0,
+        console_sessions: 0,
+        console_links: 0,
+        console_sso_logins: 0,
+      },
     });
     const recorded = (await h.repositories.auditEvents.list({})).length;
     h.clock.advance(h.config.audit.retentionDays * DAY_MS);

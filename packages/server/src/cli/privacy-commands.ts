@@ -37,19 +37,25 @@ type PrivacyCommand = (context: PrivacyContext) => Promise<void>;
 const ACTIONS: readonly AuditAction[] = ['read', 'create', 'update', 'delete', 'export', 'push'];
 const ACTOR_KINDS: readonly AuditActorKind[] = ['api_key', 'realtime_token', 'clinician', 'pdf_link', 'cli', 'system'];
 
-function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], flag: string): T | undefined {
+export function oneOf<T extends string>(value: string | undefined, allowed: readonly T[], flag: string): T | undefined {
   if (value === undefined) return undefined;
   const found = allowed.find((candidate) => candidate === value);
   if (found === undefined) throw new UsageError(`${flag} must be one of ${allowed.join(', ')}`);
   return found;
 }
 
-function instant(value: string | undefined, flag: string): number | undefined {
+export function instant(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const at = Date.parse(value);
   if (Number.isNaN(at))
     throw new UsageError(`${flag} must be an ISO 8601 date or time (2026-11-27, 2026-11-27T10:00:00Z)`);
   return at;
+}
+
+export function limitOf(value: string | undefined): number | undefined {
+  if (value !== undefined && !/^[1-9]\d{0,6}$/.test(value))
+    throw new UsageError('--limit must be a whole number from 1');
+  return value === undefined ? undefined : Number(value);
 }
 
 function filterOf(values: PrivacyContext['values'], audit: AuditLog): AuditEventFilter {
@@ -59,9 +65,7 @@ function filterOf(values: PrivacyContext['values'], audit: AuditLog): AuditEvent
       '--patient needs --partner (a patient id is the EMR’s, unique within its partner), and --partner needs --patient',
     );
   }
-  const limit = values.limit;
-  if (limit !== undefined && !/^[1-9]\d{0,6}$/.test(limit))
-    throw new UsageError('--limit must be a whole number from 1');
+  const limit = limitOf(values.limit);
   const actorKind = oneOf(values['actor-kind'], ACTOR_KINDS, '--actor-kind');
   const action = oneOf(values.action, ACTIONS, '--action');
   const since = instant(values.since, '--since');
@@ -78,11 +82,28 @@ function filterOf(values: PrivacyContext['values'], audit: AuditLog): AuditEvent
     ...(action === undefined ? {} : { action }),
     ...(since === undefined ? {} : { since }),
     ...(until === undefined ? {} : { until }),
-    ...(limit === undefined ? {} : { limit: Number(limit) }),
+    ...(limit === undefined ? {} : { limit }),
   };
 }
 
-function auditLine(row: AuditEventRow): string {
+/** What a line of `audit list` shows of a record, read from the database or from the management API. */
+export type AuditLineFields = Pick<
+  AuditEventRow,
+  | 'occurred_at'
+  | 'action'
+  | 'resource_type'
+  | 'resource_id'
+  | 'actor_kind'
+  | 'actor_id'
+  | 'outcome'
+  | 'status'
+  | 'error_code'
+  | 'encounter_id'
+  | 'ip'
+  | 'request_id'
+>;
+
+export function auditLine(row: AuditLineFields): string {
   const actor = `${row.actor_kind}${row.actor_id === null ? '' : `:${row.actor_id}`}`;
   const resource = `${row.resource_type}${row.resource_id === null ? '' : `:${row.resource_id}`}`;
   const status = row.status === null ? '' : ` ${row.status}`;

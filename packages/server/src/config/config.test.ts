@@ -115,6 +115,12 @@ describe('loadConfig', () => {
     expect(loadConfig({ WIDGET_APP_DIR: ' /srv/widget ' }).widgetAppDir).toBe('/srv/widget');
   });
 
+  it('serves the console app from this checkout’s build unless CONSOLE_APP_DIR names another', () => {
+    expect(loadConfig({}).console.appDir).toBe(fileURLToPath(new URL('../../../console/dist', import.meta.url)));
+    expect(loadConfig({ CONSOLE_APP_DIR: ' /srv/console ' }).console.appDir).toBe('/srv/console');
+    expect(() => loadConfig({ CONSOLE_APP_DIR: ' ' })).toThrow('CONSOLE_APP_DIR: must not be empty');
+  });
+
   it('reads sqlite: URLs and plain paths as SQLite files', () => {
     expect(loadConfig({ DATABASE_URL: 'sqlite:/var/lib/cw.db' }).database).toEqual({
       kind: 'sqlite',

@@ -4,8 +4,9 @@ import { fileURLToPath } from 'node:url';
 
 import { z } from 'zod';
 
-import { formatPath } from '@chartwright/protocol';
+import { formatPath, LIMITS } from '@chartwright/protocol';
 
+import { CONSOLE_ENV, consoleConfig, type ConsoleConfig } from './console-config.js';
 import { boolean, databaseUrl, httpUrl, integer, redisUrl } from './env-values.js';
 import { trustProxy, type TrustProxy } from './trust-proxy.js';
 
@@ -13,9 +14,6 @@ export type { TrustProxy } from './trust-proxy.js';
 
 /** The widget app's build in this checkout: packages/widget/dist, from src/config and dist/config alike. */
 const WIDGET_APP_BUILD = fileURLToPath(new URL('../../../widget/dist', import.meta.url));
-
-/** The longest grace period a rotated key or partner secret may get: 90 days. */
-export const MAX_GRACE_SECONDS = 90 * 86400;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -27,7 +25,7 @@ const envSchema = z
     SANDBOX_BASE_URL: httpUrl.optional(),
     DATABASE_URL: databaseUrl.default('./data/chartwright.db'),
     REDIS_URL: redisUrl.optional(),
-    KEY_ROTATION_GRACE_SECONDS: integer(0, MAX_GRACE_SECONDS).default(86400),
+    KEY_ROTATION_GRACE_SECONDS: integer(0, LIMITS.rotationGraceMaxSeconds).default(86400),
     LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
     TRUST_PROXY: trustProxy.default(0),
     REQUEST_TIMEOUT_MS: integer(1, 3_600_000).default(30_000),
@@ -73,6 +71,7 @@ const envSchema = z
     AUDIT_RETENTION_DAYS: integer(1, 36_500).default(2192),
     AUDIT_HMAC_KEY: z.string().trim().min(32, { error: 'must be at least 32 characters long' }).optional(),
     KEY_FILE: z.string().trim().min(1, { error: 'must not be empty' }).optional(),
+    ...CONSOLE_ENV,
     ASR_ENGINE: z.enum(['pocketsphinx', 'openai'], { error: 'must be pocketsphinx or openai' }).default('pocketsphinx'),
     ASR_OPENAI_BASE_URL: httpUrl.optional(),
     ASR_OPENAI_API_KEY: z.string().trim().optional(),
@@ -158,6 +157,7 @@ export interface Config {
   readonly asr: AsrConfig;
   readonly realtime: RealtimeConfig;
   readonly audit: AuditConfig;
+  readonly console: ConsoleConfig;
   /**
    * Where the secrets the service generates for itself are kept, outside the database: an owner-only
    * file; null keeps them in memory only (an in-memory database's tests).
@@ -367,6 +367,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     realtime: realtimeConfig(values),
     asr: asrConfig(values),
     audit: Object.freeze({ retentionDays: values.AUDIT_RETENTION_DAYS, hmacKey: values.AUDIT_HMAC_KEY ?? null }),
+    console: consoleConfig(values),
     keyFile: values.KEY_FILE ?? defaultKeyFile(database),
   });
 }
@@ -389,6 +390,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     // Configured, as several instances are, so instances a test starts on one database agree.
     audit: { ...base.audit, hmacKey: 'test-audit-hmac-key-0123456789abcdef' },
     widgetPdfLinks: { ...base.widgetPdfLinks, secret: 'test-pdf-link-secret-0123456789abcdef' },
+    console: { ...base.console, secretKey: 'test-console-secret-key-0123456789abcdef' },
     widgetJwtPrivateKey: testWidgetSigningKey(),
     ...overrides,
   });

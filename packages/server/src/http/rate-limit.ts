@@ -20,29 +20,47 @@ export function enforceRateLimit(reply: FastifyReply, decision: RateLimitDecisio
   }
 }
 
+/** Failed attempts allowed per subject and window, and what a refused caller is told. */
+export interface FailureThrottle {
+  subject: string;
+  limit: number;
+  windowMs: number;
+  refusal: string;
+  /** Which refusals count as a failed attempt; default every 401 but an expired widget token. */
+  counts?: (error: AppError) => boolean;
+}
+
+const countsAsGuess = (error: AppError) => error.status === 401 && error.code !== 'widget_token_expired';
+
+/** Failed authentications from one client address, per minute. */
+export const failuresFromAddress = (subject: string, limitPerMinute: number): FailureThrottle => ({
+  subject,
+  limit: limitPerMinute,
+  windowMs: MINUTE_MS,
+  refusal: `Too many failed attempts from this address; at most ${limitPerMinute} a minute.`,
+});
+
 /**
- * Authenticates with failed attempts throttled per `subject` (the client address): past the limit,
- * every attempt is refused before its credential is looked at, so guessing costs the guesser alone.
- * Only failures count, so a partner backend or a clinic behind one address is never throttled for
- * its own successful calls; those are limited per partner and clinician once known. An expired
- * widget token is no guess (its signature verified), and widgets present one routinely before they
- * refresh it, so it does not count.
+ * Authenticates with failed attempts throttled per `subject` (the client address, an e-mail): past
+ * the limit, every attempt is refused before its credential is looked at, so guessing costs the
+ * guesser alone. Only failures count, so a partner backend or a clinic behind one address is never
+ * throttled for its own successful calls; those are limited per partner and clinician once known.
+ * An expired widget token is no guess (its signature verified), and widgets present one routinely
+ * before they refresh it, so it does not count.
  */
 export async function throttleFailures<Principal>(
   reply: FastifyReply,
   limiter: RateLimiter,
-  failures: { subject: string; limitPerMinute: number },
+  failures: FailureThrottle,
   authenticate: () => Promise<Principal>,
 ): Promise<Principal> {
-  const before = await limiter.peek(failures.subject, failures.limitPerMinute, MINUTE_MS);
-  if (!before.allowed) {
-    enforceRateLimit(reply, before, `Too many failed attempts from this address; at most ${before.limit} a minute.`);
-  }
+  const before = await limiter.peek(failures.subject, failures.limit, failures.windowMs);
+  if (!before.allowed) enforceRateLimit(reply, before, failures.refusal);
   try {
     return await authenticate();
   } catch (error) {
-    if (error instanceof AppError && error.status === 401 && error.code !== 'widget_token_expired') {
-      await limiter.hit(failures.subject, failures.limitPerMinute, MINUTE_MS);
+    if (error instanceof AppError && (failures.counts ?? countsAsGuess)(error)) {
+      await limiter.hit(failures.subject, failures.limit, failures.windowMs);
     }
     throw error;
   }

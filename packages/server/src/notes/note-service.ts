@@ -14,6 +14,7 @@ import {
 import type { ProjectScope } from '../auth/principal.js';
 import { generateId } from '../auth/secrets.js';
 import type { Clock } from '../clock.js';
+import type { UsageRecorder } from '../usage/usage-recorder.js';
 import { AppError } from '../errors.js';
 import type { NoteRow } from '../store/notes.js';
 import type { Repositories } from '../store/repositories.js';
@@ -182,6 +183,7 @@ export class NoteService {
     private readonly clock: Clock,
     private readonly write: NoteWriter,
     private readonly retentionMs: number,
+    private readonly usage: UsageRecorder,
   ) {}
 
   /** POST /api/v1/notes: the caller names the template (or sends its sections). */
@@ -220,6 +222,7 @@ export class NoteService {
       ...reviewColumns(outcome.note, hostKeys),
     };
     await this.repositories.notes.insert(row);
+    this.usage.count(scope, 'notesGenerated');
     return noteFromRow(row, options.include);
   }
 

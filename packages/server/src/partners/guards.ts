@@ -1,5 +1,5 @@
 import { credentialFromAuthorization } from '../auth/authenticator.js';
-import { enforceRateLimit, MINUTE_MS, throttleFailures } from '../http/rate-limit.js';
+import { enforceRateLimit, failuresFromAddress, MINUTE_MS, throttleFailures } from '../http/rate-limit.js';
 import type { Guard } from '../http/route.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { PartnerRow } from '../store/partners.js';
@@ -22,7 +22,7 @@ export function partnerKeyGuard(options: {
   return {
     auth: 'partner_key',
     authenticate: async (request, reply) => {
-      const failures = { subject: `widget-token-failures:${request.ip}`, limitPerMinute: options.failuresPerMinute };
+      const failures = failuresFromAddress(`widget-token-failures:${request.ip}`, options.failuresPerMinute);
       const partner = await throttleFailures(reply, rateLimiter, failures, () =>
         options.partners.authenticate(request.headers['x-partner-key'] as string | undefined),
       );
@@ -53,7 +53,7 @@ export function widgetTokenGuard(options: {
   return {
     auth: 'widget_token',
     authenticate: async (request, reply) => {
-      const failures = { subject: `widget-api-failures:${request.ip}`, limitPerMinute: options.failuresPerMinute };
+      const failures = failuresFromAddress(`widget-api-failures:${request.ip}`, options.failuresPerMinute);
       const session = await throttleFailures(reply, rateLimiter, failures, () =>
         options.widgetSessions.authenticate(credentialFromAuthorization(request.headers.authorization, 'widget token')),
       );

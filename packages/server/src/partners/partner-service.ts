@@ -123,6 +123,13 @@ export class PartnerService {
     return (await this.repositories.partners.list(filter)).map((row) => this.summarize(row));
   }
 
+  /** The project's partner, or 404: a partner of another project does not exist for it. */
+  async requireInProject(partnerId: string, projectId: string): Promise<PartnerSummary> {
+    const row = await this.require(partnerId);
+    if (row.project_id !== projectId) throw new AppError('partner_not_found', `No partner has the id ${partnerId}.`);
+    return this.summarize(row);
+  }
+
   /** A new secret at once; the old one keeps working for the grace period (default as for API keys). */
   async rotateSecret(partnerId: string, options: { graceSeconds?: number } = {}): Promise<IssuedPartnerKey> {
     const existing = await this.require(partnerId);

@@ -1,6 +1,7 @@
 import { CredentialCache } from '../auth/credential-cache.js';
 import { generateId } from '../auth/secrets.js';
 import type { Clock } from '../clock.js';
+import type { UsageRecorder } from '../usage/usage-recorder.js';
 import type { PartnerRow } from '../store/partners.js';
 import type { Repositories } from '../store/repositories.js';
 import type { WidgetTokenSigner } from './signer.js';
@@ -34,6 +35,7 @@ export class WidgetTokenService {
     private readonly repositories: Repositories,
     private readonly clock: Clock,
     private readonly signer: WidgetTokenSigner,
+    private readonly usage: UsageRecorder,
   ) {
     this.#clinicians = new CredentialCache(repositories.credentialChanges, clock);
   }
@@ -53,6 +55,7 @@ export class WidgetTokenService {
       generateId('wst'),
       expiresAt,
     );
+    this.usage.count({ projectId: partner.project_id, environment: partner.environment }, 'widgetTokens');
     return { token, expiresAt: new Date(expiresAt).toISOString() };
   }
 

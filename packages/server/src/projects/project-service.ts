@@ -23,18 +23,34 @@ export class ProjectService {
     private readonly clock: Clock,
   ) {}
 
-  async create(name: string): Promise<ProjectSummary> {
+  /** A project of `organisationId`, or of the deployment's first organisation (the CLI's default). */
+  async create(name: string, organisationId?: string): Promise<ProjectSummary> {
     const trimmed = name.trim();
     if (trimmed === '' || trimmed.length > 200) {
       throw AppError.invalidBody([{ path: 'name', message: 'must be 1 to 200 characters' }]);
     }
-    const row: ProjectRow = { id: generateId('proj'), name: trimmed, created_at: this.clock.now() };
+    const row: ProjectRow = {
+      id: generateId('proj'),
+      name: trimmed,
+      created_at: this.clock.now(),
+      organisation_id: organisationId ?? (await this.repositories.organisations.first()).id,
+    };
     await this.repositories.projects.insert(row);
     return summarize(row);
   }
 
-  async list(): Promise<ProjectSummary[]> {
-    return (await this.repositories.projects.list()).map(summarize);
+  /** Every project, or an organisation's. */
+  async list(organisationId?: string): Promise<ProjectSummary[]> {
+    return (await this.repositories.projects.list(organisationId)).map(summarize);
+  }
+
+  /** The organisation's project, or 404: another organisation's projects do not exist for it. */
+  async requireInOrganisation(projectId: string, organisationId: string): Promise<ProjectSummary> {
+    const row = await this.repositories.projects.get(projectId);
+    if (row?.organisation_id !== organisationId) {
+      throw new AppError('project_not_found', `No project has the id ${projectId}.`);
+    }
+    return summarize(row);
   }
 
   async count(): Promise<number> {

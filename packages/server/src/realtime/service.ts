@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 
 import type { Recognizer } from '../asr/recognizer.js';
 import type { ConnectionOrigin, RealtimeAudit } from '../audit/realtime-audit.js';
+import type { UsageRecorder } from '../usage/usage-recorder.js';
 import type { Principal } from '../auth/principal.js';
 import type { Clock } from '../clock.js';
 import type { RealtimeConfig } from '../config/config.js';
@@ -34,6 +35,7 @@ export class RealtimeService implements RealtimeSessionRegistry {
       logger: FastifyBaseLogger;
       store: RealtimeStore;
       audit: RealtimeAudit;
+      usage: UsageRecorder;
     },
   ) {}
 

@@ -7,6 +7,7 @@ import type { ConnectionOrigin, RealtimeAudit } from '../audit/realtime-audit.js
 import type { Principal } from '../auth/principal.js';
 import { hashSecret } from '../auth/secrets.js';
 import type { Clock } from '../clock.js';
+import type { UsageRecorder } from '../usage/usage-recorder.js';
 import type {
   RealtimeSessionRow,
   RealtimeSessionsRepository,
@@ -37,6 +38,7 @@ export class SessionRecords {
       logger: FastifyBaseLogger;
       audit: RealtimeAudit;
       origin: ConnectionOrigin;
+      usage: UsageRecorder;
     },
     private readonly principal: Principal,
   ) {}
@@ -66,9 +68,20 @@ export class SessionRecords {
     );
   }
 
+  /**
+   * Counts the audio transcribed since the session's stored progress (its last socket's end, for a
+   * resumed session), so a session resumed on any instance is counted once.
+   */
+  private async countAudio(sessionId: string, progress: Progress): Promise<void> {
+    const stored = await this.deps.store.sessions.get(sessionId);
+    const seconds = Math.round((progress.transcribedMs - (stored?.audio_ms ?? 0)) / 1000);
+    this.deps.usage.count(this.principal, 'realtimeAudioSeconds', seconds);
+  }
+
   /** The session ended: when, why, and how far its audio got. A failure is logged, not thrown. */
   async end(sessionId: string, reason: RealtimeEndReason, progress: Progress): Promise<void> {
     try {
+      await this.countAudio(sessionId, progress);
       await this.deps.store.sessions.markEnded(sessionId, {
         endedAt: this.deps.clock.now(),
         reason,
@@ -84,6 +97,7 @@ export class SessionRecords {
   /** The session lost its socket: seen now, and how far its audio got. A failure is logged, not thrown. */
   async interrupt(sessionId: string, progress: Progress): Promise<void> {
     try {
+      await this.countAudio(sessionId, progress);
       await this.deps.store.sessions.interrupted(sessionId, this.deps.clock.now(), {
         audioMs: progress.transcribedMs,
         committedMs: progress.committedMs,

@@ -17,6 +17,7 @@ import type { Clock } from '../clock.js';
 import type { RealtimeConfig } from '../config/config.js';
 import { RecognizerChannels } from './recognizer-channels.js';
 import type { ConnectionOrigin, RealtimeAudit } from '../audit/realtime-audit.js';
+import type { UsageRecorder } from '../usage/usage-recorder.js';
 import { ResumeLookup } from './resume-lookup.js';
 import {
   initialSession,
@@ -55,6 +56,7 @@ export interface RealtimeSessionDependencies {
   revalidate: () => Promise<void>;
   audit: RealtimeAudit;
   origin: ConnectionOrigin;
+  usage: UsageRecorder;
 }
 
 function toBuffer(data: RawData): Buffer {
@@ -115,7 +117,10 @@ export class RealtimeSession {
       failed: () => dispatch({ type: 'storage_failed' }),
       stored: (seq) => dispatch({ type: 'final_stored', seq }),
     });
-    this.#records = new SessionRecords({ store, clock, logger, audit: deps.audit, origin: deps.origin }, principal);
+    this.#records = new SessionRecords(
+      { store, clock, logger, audit: deps.audit, origin: deps.origin, usage: deps.usage },
+      principal,
+    );
     this.#resume = new ResumeLookup(
       { store, clock, maxSessionSeconds: config.maxSessionSeconds, settled: (id) => deps.registry.settled(id) },
       principal,

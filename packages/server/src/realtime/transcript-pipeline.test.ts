@@ -141,7 +141,7 @@ describe('TranscriptPipeline', () => {
     const opened = await openTestDatabase('sqlite');
     try {
       const repositories = createRepositories(opened.database);
-      await repositories.projects.insert({ id: 'proj_1', name: 'Clinic', created_at: 1 });
+      await repositories.projects.insert({ id: 'proj_1', name: 'Clinic', created_at: 1, organisation_id: 'org_1' });
       await repositories.realtimeSessions.insert({ ...SESSION_ROW, id: 'rts_1', resume_token_hash: 'hash-1' });
       await repositories.transcriptCorrections.setRoles([
         { session_id: 'rts_1', speaker_label: 'S1', speaker: 'patient', clinician_id: 'cln_1', updated_at: 1 },

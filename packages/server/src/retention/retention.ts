@@ -8,7 +8,15 @@ const DAY_MS = 86_400_000;
 /** How many records of each kind one sweep deleted. */
 export type RetentionReport = Readonly<Record<RetentionKind, number>>;
 
-export type RetentionKind = 'notes' | 'documents' | 'realtime_sessions' | 'encounters' | 'audit_events';
+export type RetentionKind =
+  | 'notes'
+  | 'documents'
+  | 'realtime_sessions'
+  | 'encounters'
+  | 'audit_events'
+  | 'console_sessions'
+  | 'console_links'
+  | 'console_sso_logins';
 
 /**
  * The retention policy of every kind of record that holds patient data, applied in one sweep
@@ -22,7 +30,7 @@ export class Retention {
       repositories: Repositories;
       database: Pick<Database, 'compact'>;
       clock: Clock;
-      config: Pick<Config, 'notes' | 'realtime' | 'audit'>;
+      config: Pick<Config, 'notes' | 'realtime' | 'audit' | 'console'>;
     },
   ) {}
 
@@ -41,6 +49,13 @@ export class Retention {
       // context and consent.
       encounters: await repositories.encounters.deleteIdleAndEmpty(notesCutoff),
       audit_events: await repositories.auditEvents.deleteBefore(now - config.audit.retentionDays * DAY_MS),
+      // Requests already refuse them; the sweep keeps the tables from growing.
+      console_sessions: await repositories.consoleMembers.deleteExpiredSessions(
+        now,
+        config.console.sessionIdleSeconds * 1000,
+      ),
+      console_links: await repositories.consoleMembers.deleteExpiredLinks(now),
+      console_sso_logins: await repositories.organisationSso.deleteExpiredLogins(now),
     };
     await this.deps.database.compact();
     return report;

@@ -53,6 +53,16 @@ export class ApiKeysRepository {
     return rotated;
   }
 
+  /** Keys used since the last call, to the hour: one write per key per hour, not per request. */
+  async recordUse(ids: readonly string[], at: number): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db
+      .updateTable('api_keys')
+      .set({ last_used_at: at })
+      .where('id', 'in', [...ids])
+      .execute();
+  }
+
   /** Returns false when the key does not exist or was already revoked. */
   async revoke(id: string, at: number): Promise<boolean> {
     const result = await this.db

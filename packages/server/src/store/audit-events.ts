@@ -21,6 +21,10 @@ export interface AuditEventFilter {
   /** Epoch ms, exclusive. */
   until?: number;
   limit?: number;
+  /** An organisation's records: its own (members, sign-ins) and its projects'. */
+  organisation?: { id: string; projectIds: readonly string[] };
+  /** Newest first, older than this seq (a page's cursor). */
+  newestFirst?: { beforeSeq?: number };
 }
 
 // Any constant both the service and the CLI use: the one lock PostgreSQL holds while a record is chained.
@@ -69,9 +73,21 @@ export class AuditEventsRepository {
     });
   }
 
-  /** Matching records, oldest first. */
+  /** Matching records, oldest first unless asked for the newest first. */
   async list(filter: AuditEventFilter): Promise<AuditEventRow[]> {
-    let query = this.db.selectFrom('audit_events').selectAll().orderBy('seq', 'asc');
+    let query = this.db
+      .selectFrom('audit_events')
+      .selectAll()
+      .orderBy('seq', filter.newestFirst === undefined ? 'asc' : 'desc');
+    const { organisation, newestFirst } = filter;
+    if (organisation !== undefined) {
+      query = query.where((eb) =>
+        organisation.projectIds.length === 0
+          ? eb('organisation_id', '=', organisation.id)
+          : eb.or([eb('organisation_id', '=', organisation.id), eb('project_id', 'in', [...organisation.projectIds])]),
+      );
+    }
+    if (newestFirst?.beforeSeq !== undefined) query = query.where('seq', '<', newestFirst.beforeSeq);
     if (filter.resourceType !== undefined) query = query.where('resource_type', '=', filter.resourceType);
     if (filter.resourceId !== undefined) query = query.where('resource_id', '=', filter.resourceId);
     if (filter.actorKind !== undefined) query = query.where('actor_kind', '=', filter.actorKind);

@@ -15,8 +15,11 @@ export class ProjectsRepository {
     return this.db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  async list(): Promise<ProjectRow[]> {
-    return this.db.selectFrom('projects').selectAll().orderBy('created_at').orderBy('id').execute();
+  /** Every project, or an organisation's. */
+  async list(organisationId?: string): Promise<ProjectRow[]> {
+    let query = this.db.selectFrom('projects').selectAll();
+    if (organisationId !== undefined) query = query.where('organisation_id', '=', organisationId);
+    return query.orderBy('created_at').orderBy('id').execute();
   }
 
   async count(): Promise<number> {

@@ -55,7 +55,7 @@ describe.each(TEST_DIALECTS)('realtime session repositories on %s', (dialect) =>
   beforeEach(async () => {
     testDb = await openTestDatabase(dialect);
     repos = createRepositories(testDb.database);
-    await repos.projects.insert({ id: 'proj_a', name: 'Clinic', created_at: T0 });
+    await repos.projects.insert({ id: 'proj_a', name: 'Clinic', created_at: T0, organisation_id: 'org_a' });
     await repos.apiKeys.insert({
       id: 'key_1',
       project_id: 'proj_a',
@@ -67,6 +67,10 @@ describe.each(TEST_DIALECTS)('realtime session repositories on %s', (dialect) =>
       expires_at: null,
       revoked_at: null,
       replaced_by: null,
+      created_by_kind: null,
+      created_by_id: null,
+      created_by_label: null,
+      last_used_at: null,
     });
   });
 

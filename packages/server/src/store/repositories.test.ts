@@ -19,7 +19,7 @@ const T0 = 1767225600000;
 const MINUTE = 60_000;
 
 function project(id: string, createdAt = T0, name = `Project ${id}`): ProjectRow {
-  return { id, name, created_at: createdAt };
+  return { id, name, created_at: createdAt, organisation_id: 'org_a' };
 }
 
 function apiKey(id: string, overrides: Partial<ApiKeyRow> = {}): ApiKeyRow {
@@ -34,6 +34,10 @@ function apiKey(id: string, overrides: Partial<ApiKeyRow> = {}): ApiKeyRow {
     expires_at: null,
     revoked_at: null,
     replaced_by: null,
+    created_by_kind: 'console_member',
+    created_by_id: 'mem_a',
+    created_by_label: 'owner@clinic.example',
+    last_used_at: null,
     ...overrides,
   };
 }
@@ -73,6 +77,7 @@ describe.each(TEST_DIALECTS)('repositories on %s', (dialect) => {
         id: 'proj_a',
         name: 'Clinic North',
         created_at: T0,
+        organisation_id: 'org_a',
       });
       expect(await repos.projects.get('proj_missing')).toBeUndefined();
     });

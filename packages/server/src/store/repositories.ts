@@ -1,6 +1,8 @@
+import { AdminTokensRepository } from './admin-tokens.js';
 import { ApiKeysRepository } from './api-keys.js';
 import { AuditEventsRepository } from './audit-events.js';
 import { CliniciansRepository } from './clinicians.js';
+import { ConsoleMembersRepository } from './console-members.js';
 import type { CredentialChanges } from './credential-changes.js';
 import type { Database } from './database.js';
 import { EncounterConsentsRepository } from './encounter-consents.js';
@@ -8,6 +10,8 @@ import { EncounterDocumentsRepository } from './encounter-documents.js';
 import { EncounterNotesRepository } from './encounter-notes.js';
 import { EncountersRepository } from './encounters.js';
 import { NotesRepository } from './notes.js';
+import { OrganisationSsoRepository } from './organisation-sso.js';
+import { OrganisationsRepository } from './organisations.js';
 import { PartnersRepository } from './partners.js';
 import { ProjectsRepository } from './projects.js';
 import { RealtimeSessionsRepository, TranscriptSegmentsRepository } from './realtime-sessions.js';
@@ -15,11 +19,17 @@ import { RealtimeTokensRepository } from './realtime-tokens.js';
 import { ServiceSecretsRepository } from './service-secrets.js';
 import { SigningKeysRepository } from './signing-keys.js';
 import { TranscriptCorrectionsRepository } from './transcript-corrections.js';
+import { UsageCountersRepository } from './usage-counters.js';
 
 export interface Repositories {
   /** What credential caches watch; every repository that writes a cached row publishes to it. */
   credentialChanges: CredentialChanges;
+  organisations: OrganisationsRepository;
   projects: ProjectsRepository;
+  consoleMembers: ConsoleMembersRepository;
+  adminTokens: AdminTokensRepository;
+  organisationSso: OrganisationSsoRepository;
+  usageCounters: UsageCountersRepository;
   apiKeys: ApiKeysRepository;
   realtimeTokens: RealtimeTokensRepository;
   partners: PartnersRepository;
@@ -40,7 +50,12 @@ export interface Repositories {
 export function createRepositories(database: Database): Repositories {
   return {
     credentialChanges: database.credentialChanges,
+    organisations: new OrganisationsRepository(database.db),
     projects: new ProjectsRepository(database.db),
+    consoleMembers: new ConsoleMembersRepository(database.db),
+    adminTokens: new AdminTokensRepository(database.db),
+    organisationSso: new OrganisationSsoRepository(database.db),
+    usageCounters: new UsageCountersRepository(database.db),
     apiKeys: new ApiKeysRepository(database.db, database.credentialChanges),
     realtimeTokens: new RealtimeTokensRepository(database.db),
     partners: new PartnersRepository(database.db, database.credentialChanges),

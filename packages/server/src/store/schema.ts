@@ -1,10 +1,27 @@
-import type { Environment, NoteStyle } from '@chartwright/protocol';
+import type { AuditAction, AuditActorKind, Environment, NoteStyle } from '@chartwright/protocol';
+
+import type {
+  AdminTokensTable,
+  ConsoleLinksTable,
+  ConsoleMembersTable,
+  ConsoleSessionsTable,
+  ConsoleSsoLoginsTable,
+  CreatorKind,
+  OrganisationSsoTable,
+  OrganisationsTable,
+  UsageCountersTable,
+} from './console-schema.js';
+
+export type { AuditAction, AuditActorKind };
+export type * from './console-schema.js';
 
 /** Times are epoch milliseconds in both databases, so comparisons behave the same everywhere. */
 export interface ProjectsTable {
   id: string;
   name: string;
   created_at: number;
+  /** Since 0015; every project has one (the column is nullable only for SQLite's sake). */
+  organisation_id: string;
 }
 
 export interface ApiKeysTable {
@@ -20,6 +37,12 @@ export interface ApiKeysTable {
   revoked_at: number | null;
   /** The key that replaced this one at rotation. */
   replaced_by: string | null;
+  /** Since 0015; null for keys made before. */
+  created_by_kind: CreatorKind | null;
+  created_by_id: string | null;
+  created_by_label: string | null;
+  /** To the hour (auth/usage-recorder.ts); null: not used since 0015. */
+  last_used_at: number | null;
 }
 
 export interface RealtimeTokensTable {
@@ -270,9 +293,6 @@ export interface ServiceSecretsTable {
   created_at: number;
 }
 
-export type AuditActorKind = 'api_key' | 'realtime_token' | 'clinician' | 'pdf_link' | 'cli' | 'system';
-export type AuditAction = 'read' | 'create' | 'update' | 'delete' | 'export' | 'push';
-
 export interface AuditEventsTable {
   seq: number;
   id: string;
@@ -294,10 +314,20 @@ export interface AuditEventsTable {
   request_id: string | null;
   previous_hash: string;
   hash: string;
+  /** Since 0015: the organisation of a record that belongs to none of its projects (members, sign-ins). */
+  organisation_id: string | null;
 }
 
 export interface DatabaseSchema {
+  organisations: OrganisationsTable;
   projects: ProjectsTable;
+  console_members: ConsoleMembersTable;
+  console_sessions: ConsoleSessionsTable;
+  console_links: ConsoleLinksTable;
+  admin_tokens: AdminTokensTable;
+  organisation_sso: OrganisationSsoTable;
+  console_sso_logins: ConsoleSsoLoginsTable;
+  usage_counters: UsageCountersTable;
   api_keys: ApiKeysTable;
   realtime_tokens: RealtimeTokensTable;
   partners: PartnersTable;

@@ -30,6 +30,10 @@ export interface Targets {
   readonly neighbourKey: string;
   /** Reads the service process's event-loop delay (see loop-delay-probe.ts). */
   readonly probeOrigin: string;
+  /** The project of `apiKey`, whose keys page the console scenario loads. */
+  readonly projectId: string;
+  /** The first-start setup link's token, with which the console scenario signs its owner in. */
+  readonly consoleSetupToken: string;
 }
 
 export type TargetMessage = { type: 'ready'; targets: Targets } | { type: 'failed'; message: string };

@@ -10,6 +10,7 @@ import { CURATED_TEMPLATES_JSON } from '@chartwright/server/internal/notes/templ
 import { ACI_BENCH_VALID } from '../shared/datasets.js';
 import type { Targets } from './ipc.js';
 import { TEMPLATES_PATH } from './ipc.js';
+import { consoleScenarios } from './console-scenario.js';
 import { conversationParsingScenario, noteGenerationScenario } from './notes-scenario.js';
 import { neighbourScenarios } from './neighbour-scenario.js';
 import { realtimeScenario } from './realtime-scenario.js';
@@ -83,6 +84,8 @@ export const SCENARIOS: readonly Scenario[] = [
   realtimeScenario(16, 'lockstep', ONE_STREAM.name),
   // Isolation between tenants: the 16 streams again, quiet and then beside another project's notes.
   ...neighbourScenarios(),
+  // The console app: cold loads in Chromium (a fresh context each), after a blank navigation's.
+  ...consoleScenarios(),
 ];
 
 /**

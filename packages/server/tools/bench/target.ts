@@ -14,6 +14,7 @@ import { PocketSphinxRecognizer } from '@chartwright/server/internal/asr/index.j
 import { ApiKeyService } from '@chartwright/server/internal/auth/api-keys.js';
 import { systemClock } from '@chartwright/server/internal/clock.js';
 import { loadConfig } from '@chartwright/server/internal/config/config.js';
+import { ConsoleMembers } from '@chartwright/server/internal/console/members.js';
 import { createLogger } from '@chartwright/server/internal/logger.js';
 import { CURATED_TEMPLATES, CURATED_TEMPLATES_JSON } from '@chartwright/server/internal/notes/templates.js';
 import { PartnerService } from '@chartwright/server/internal/partners/partner-service.js';
@@ -80,6 +81,10 @@ async function start(opened: Opened): Promise<Targets> {
     systemClock,
     config.keyRotationGraceSeconds,
   ).create({ projectId: neighbour.id, environment: 'test', name: 'neighbour' });
+  const organisation = await repositories.organisations.first();
+  const setup = await new ConsoleMembers(repositories, systemClock, config.publicBaseUrl).issueSetupLink(
+    organisation.id,
+  );
   const { partnerKey } = await new PartnerService(repositories, systemClock, config.keyRotationGraceSeconds).create({
     projectId: project.id,
     environment: 'test',
@@ -128,6 +133,8 @@ async function start(opened: Opened): Promise<Targets> {
     recognizerPids: recognizer.workerPids(),
     neighbourKey,
     probeOrigin,
+    projectId: project.id,
+    consoleSetupToken: setup.url.slice(setup.url.lastIndexOf('/') + 1),
   };
 }
 

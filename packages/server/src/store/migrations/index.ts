@@ -14,6 +14,7 @@ import { transcriptReview } from './0011-transcript-review.js';
 import { realtimeCepstralMeans } from './0012-realtime-cepstral-means.js';
 import { auditLog } from './0013-audit-log.js';
 import { exactPartnerOrigins } from './0014-exact-partner-origins.js';
+import { consoleAccounts } from './0015-console.js';
 
 /**
  * Migrations in the order they apply. Names sort lexically, so they carry a zero-padded number;
@@ -34,6 +35,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0012-realtime-cepstral-means': realtimeCepstralMeans,
   '0013-audit-log': auditLog,
   '0014-exact-partner-origins': exactPartnerOrigins,
+  '0015-console': consoleAccounts,
 };
 
 /** Every migration's name, in the order they apply. */

@@ -8,20 +8,21 @@ import type {
   WidgetNote,
   WidgetSessionInfo,
 } from '@chartwright/protocol';
+import { sql, type Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { buildApp } from '../../app.js';
-import { ApiKeyService } from '../../auth/api-keys.js';
+import { generateId, generateSecret, hashSecret } from '../../auth/secrets.js';
 import { ManualClock } from '../../clock.js';
 import { testConfig } from '../../config/config.js';
 import { createLogger } from '../../logger.js';
 import { PartnerService } from '../../partners/partner-service.js';
-import { ProjectService } from '../../projects/project-service.js';
 import { MemoryRateLimitStore } from '../../ratelimit/memory-store.js';
 import { openEmptyTestDatabase, TEST_DIALECTS, type TestDatabase } from '@chartwright/testing/databases.js';
 import { createMigrator, migrateToLatest } from '../migrate.js';
 import { MIGRATION_NAMES } from './index.js';
 import { createRepositories } from '../repositories.js';
+import type { DatabaseSchema } from '../schema.js';
 
 const HEADINGS = [
   { key: 'hpi', label: 'History of present illness' },
@@ -32,6 +33,14 @@ const SOAP_HEADINGS = ['Subjective', 'Objective', 'Assessment', 'Plan'].map((lab
   label,
 }));
 const SOAP_KEYS = ['subjective', 'objective', 'assessment', 'plan'];
+
+/** A sandbox key as a service before 0015 stored it (no creator, no last use); its secret. */
+async function keyBefore0015(db: Kysely<DatabaseSchema>, projectId: string): Promise<string> {
+  const secret = generateSecret('sk_test_');
+  await sql`insert into api_keys (id, project_id, environment, name, secret_hash, hint, created_at)
+    values (${generateId('key')}, ${projectId}, 'test', 'default', ${hashSecret(secret)}, 'sk_test_…', 1)`.execute(db);
+  return secret;
+}
 
 describe.each(TEST_DIALECTS)('migrations on %s', (dialect) => {
   let opened: TestDatabase | undefined;
@@ -49,7 +58,11 @@ describe.each(TEST_DIALECTS)('migrations on %s', (dialect) => {
     expect((await (await createMigrator(opened.database)).migrateTo(previous)).error).toBeUndefined();
     const clock = new ManualClock();
     const repositories = createRepositories(opened.database);
-    const project = await new ProjectService(repositories, clock).create('Clinic');
+    // Written with the columns every version has, as a service of that version would have.
+    const project = { id: 'proj_upgrade', name: 'Clinic' };
+    await sql`insert into projects (id, name, created_at) values (${project.id}, ${project.name}, ${1})`.execute(
+      opened.database.db,
+    );
     return { database: opened.database, db: opened.database.db, clock, repositories, project };
   }
 
@@ -60,7 +73,7 @@ describe.each(TEST_DIALECTS)('migrations on %s', (dialect) => {
     const first = await migrator.migrateTo('0001-initial');
     expect(first.error).toBeUndefined();
 
-    await db.insertInto('projects').values({ id: 'proj_1', name: 'Clinic', created_at: 1 }).execute();
+    await sql`insert into projects (id, name, created_at) values ('proj_1', 'Clinic', 1)`.execute(db);
     await db
       .insertInto('api_keys')
       .values({
@@ -219,11 +232,8 @@ describe.each(TEST_DIALECTS)('migrations on %s', (dialect) => {
   });
 
   it('serves notes written before 0008 as detailed, with no flags, omissions, warnings, verification or facts', async () => {
-    const { database, db, clock, repositories, project } = await before('0008-note-facts');
-    const { secret } = await new ApiKeyService(repositories, clock, 0).create({
-      projectId: project.id,
-      environment: 'test',
-    });
+    const { database, db, clock, project } = await before('0008-note-facts');
+    const secret = await keyBefore0015(db, project.id);
     const sections = [
       {
         key: 'subjective',
@@ -441,10 +451,7 @@ describe.each(TEST_DIALECTS)('migrations on %s', (dialect) => {
 
   it('labels the segments of two-channel sessions stored before 0010 by channel, and serves and corrects them', async () => {
     const { database, db, clock, repositories, project } = await before('0011-transcript-review');
-    const { secret } = await new ApiKeyService(repositories, clock, 0).create({
-      projectId: project.id,
-      environment: 'test',
-    });
+    const secret = await keyBefore0015(db, project.id);
     const now = clock.now();
     const session = (id: string, channels: number) => ({
       id,
