@@ -112,6 +112,7 @@ export async function consoleArea(app: FastifyInstance, { config, services }: Ar
     cookie: console.cookie,
     rateLimiter: services.rateLimiter,
     failuresPerMinute: config.widgetAuthFailuresPerMinute,
+    limitPerMinute: config.apiRateLimitPerMinute,
   };
   await app.register((context, _options, done) => {
     consoleSignInRoutes(openArea(context), {

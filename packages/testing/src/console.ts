@@ -12,10 +12,17 @@ export interface ConsoleBrowser {
 
 export const OWNER = { email: 'owner@clinic.example', password: 'correct horse battery staple', name: 'Olive Owner' };
 
-function sessionOf(h: Harness, response: LightMyRequestResponse): ConsoleBrowser {
+/** The `name=value` of the session cookie an answer set. */
+export const sessionCookie = (response: LightMyRequestResponse): string =>
+  String(response.headers['set-cookie'] ?? '').split(';')[0] ?? '';
+
+/** The token of a setup or invitation link (its last path segment, after `#/setup/` or `#/invitation/`). */
+export const linkToken = (link: string): string => link.slice(link.lastIndexOf('/') + 1);
+
+/** The browser an answer to signing in (setup, invitation, password, SSO) signed in. */
+export function browserOf(h: Harness, response: LightMyRequestResponse): ConsoleBrowser {
   if (response.statusCode !== 201) throw new Error(`signing in answered ${response.statusCode}: ${response.body}`);
-  const setCookie = String(response.headers['set-cookie'] ?? '');
-  const cookie = setCookie.split(';')[0] ?? '';
+  const cookie = sessionCookie(response);
   const session = response.json<ConsoleSession>();
   return {
     session,
@@ -32,17 +39,15 @@ function sessionOf(h: Harness, response: LightMyRequestResponse): ConsoleBrowser
   };
 }
 
-const tokenOf = (link: string) => link.slice(link.lastIndexOf('/') + 1);
-
 /** The first start, through the API: the setup link, then the owner's e-mail and password. */
 export async function setUpOwner(h: Harness, organisationName = 'Harness clinic org'): Promise<ConsoleBrowser> {
   const link = await h.consoleSetupLink();
   const response = await h.app.inject({
     method: 'POST',
     url: '/api/v1/console/setup',
-    payload: { token: tokenOf(link), organisationName, ...OWNER },
+    payload: { token: linkToken(link), organisationName, ...OWNER },
   });
-  return sessionOf(h, response);
+  return browserOf(h, response);
 }
 
 /** A member of `role` invited by `owner`, who accepted and is signed in. */
@@ -61,13 +66,13 @@ export async function inviteMember(
   const accepted = await h.app.inject({
     method: 'POST',
     url: '/api/v1/console/invitations/accept',
-    payload: { token: tokenOf(link), name: person.email, password: person.password ?? 'a long enough password' },
+    payload: { token: linkToken(link), name: person.email, password: person.password ?? 'a long enough password' },
   });
-  return sessionOf(h, accepted);
+  return browserOf(h, accepted);
 }
 
 export async function signIn(h: Harness, email: string, password: string): Promise<ConsoleBrowser> {
-  return sessionOf(
+  return browserOf(
     h,
     await h.app.inject({ method: 'POST', url: '/api/v1/console/sessions', payload: { email, password } }),
   );

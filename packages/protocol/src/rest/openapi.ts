@@ -84,6 +84,19 @@ function parameters(spec: EndpointSpec): JsonObject {
   return all.length === 0 ? {} : { parameters: all };
 }
 
+/** 204 has no body to describe; a redirect (the single sign-on callback's 303) has its Location. */
+function successResponse(spec: EndpointSpec): JsonObject {
+  const { status, description, contentType, schema } = spec.success;
+  if (status === 204) return { description };
+  if (status >= 300 && status < 400) {
+    return {
+      description,
+      headers: { Location: { description: 'Where the browser goes next.', schema: { type: 'string' } } },
+    };
+  }
+  return { description, content: { [contentType ?? 'application/json']: { schema: schemaRef(schema, 'output') } } };
+}
+
 function operation(spec: EndpointSpec): JsonObject {
   const op: JsonObject = {
     operationId: spec.operationId,
@@ -92,18 +105,7 @@ function operation(spec: EndpointSpec): JsonObject {
     security: SECURITY[spec.auth],
     ...parameters(spec),
     responses: {
-      // 204 No Content has no body to describe.
-      [String(spec.success.status)]:
-        spec.success.status === 204
-          ? { description: spec.success.description }
-          : {
-              description: spec.success.description,
-              content: {
-                [spec.success.contentType ?? 'application/json']: {
-                  schema: schemaRef(spec.success.schema, 'output'),
-                },
-              },
-            },
+      [String(spec.success.status)]: successResponse(spec),
       ...errorResponses(spec),
     },
   };

@@ -618,6 +618,17 @@ describe('console', () => {
     );
   });
 
+  it('filters the audit log by the console’s actors and actions', async () => {
+    for (const filter of [
+      ['--actor-kind', 'admin_token'],
+      ['--actor-kind', 'console_member'],
+      ['--action', 'rotate'],
+    ]) {
+      const result = await cli('audit', 'list', ...filter);
+      expect(result).toEqual({ code: 0, out: 'No audit records match.', errLines: [] });
+    }
+  });
+
   it('creates another organisation with its own setup link, and lists organisations', async () => {
     const created = await json<{ id: string; name: string; setupLink: { url: string } }>(
       'organisations',

@@ -17,16 +17,8 @@ import { migrateToLatest, type MigrationOutcome } from '../store/migrate.js';
 import type { OrganisationsRepository } from '../store/organisations.js';
 import { createRepositories } from '../store/repositories.js';
 
-import {
-  parseEnvironment,
-  parseGrace,
-  parseSeconds,
-  required,
-  requiredOrigins,
-  requireEnvironment,
-} from './arguments.js';
-import { keyLine, partnerLine, projectLine } from './lines.js';
 import { CONSOLE_COMMANDS } from './console-commands.js';
+import { MANAGEMENT_COMMANDS } from './management-commands.js';
 import { PRIVACY_COMMANDS } from './privacy-commands.js';
 import { REMOTE_USAGE, remoteTarget, runRemote } from './remote-commands.js';
 import { UsageError } from './usage.js';
@@ -126,98 +118,6 @@ interface CommandContext {
 
 type Command = (context: CommandContext) => Promise<void>;
 
-const PROJECT_COMMANDS: Readonly<Record<string, Command>> = {
-  'projects create': async ({ values, print, projects }) => {
-    const project = await projects.create(required(values.name, '--name'));
-    print(project, `Created project ${project.id} (${project.name})`);
-  },
-  'projects list': async ({ print, projects }) => {
-    const list = await projects.list();
-    print(list, list.length === 0 ? 'No projects.' : list.map(projectLine).join('\n'));
-  },
-};
-
-const KEY_COMMANDS: Readonly<Record<string, Command>> = {
-  'keys create': async ({ values, print, keys }) => {
-    const issued = await keys.create({
-      projectId: required(values.project, '--project'),
-      environment: requireEnvironment(values.env),
-      ...(values.name === undefined ? {} : { name: values.name }),
-    });
-    print(
-      { ...issued.key, key: issued.secret },
-      `Created ${issued.key.environment} key ${issued.key.id}\nKey (shown once, store it now): ${issued.secret}`,
-    );
-  },
-  'keys list': async ({ values, print, keys }) => {
-    const environment = parseEnvironment(values.env);
-    const list = await keys.list({
-      ...(values.project === undefined ? {} : { projectId: values.project }),
-      ...(environment === undefined ? {} : { environment }),
-    });
-    print(list, list.length === 0 ? 'No keys.' : list.map(keyLine).join('\n'));
-  },
-  'keys rotate': async ({ values, rest, print, keys }) => {
-    const grace = parseGrace(values.grace);
-    const { replacement, previous } = await keys.rotate(
-      required(rest[0], '<keyId>'),
-      grace === undefined ? {} : { graceSeconds: grace },
-    );
-    print(
-      { replacement: { ...replacement.key, key: replacement.secret }, previous },
-      `Rotated ${previous.id}: it keeps working until ${previous.expiresAt ?? 'now'}.\n` +
-        `New key ${replacement.key.id} (shown once, store it now): ${replacement.secret}`,
-    );
-  },
-  'keys revoke': async ({ rest, print, keys }) => {
-    const revoked = await keys.revoke(required(rest[0], '<keyId>'));
-    print(revoked, `Revoked ${revoked.id} at ${revoked.revokedAt ?? ''}`);
-  },
-};
-
-const PARTNER_COMMANDS: Readonly<Record<string, Command>> = {
-  'partners create': async ({ values, print, partners }) => {
-    const origins = requiredOrigins(values.origin);
-    const lifetime = parseSeconds(values['token-lifetime'], '--token-lifetime');
-    const issued = await partners.create({
-      projectId: required(values.project, '--project'),
-      environment: requireEnvironment(values.env),
-      name: required(values.name, '--name'),
-      allowedOrigins: origins,
-      ...(lifetime === undefined ? {} : { tokenLifetimeSeconds: lifetime }),
-    });
-    print(
-      { ...issued.partner, partnerKey: issued.partnerKey },
-      `Created partner ${issued.partner.id} (${issued.partner.name}, ${issued.partner.environment})\n` +
-        `X-Partner-Key (shown once, keep it on the EMR's server): ${issued.partnerKey}`,
-    );
-  },
-  'partners list': async ({ values, print, partners }) => {
-    const list = await partners.list(values.project === undefined ? {} : { projectId: values.project });
-    print(list, list.length === 0 ? 'No partners.' : list.map(partnerLine).join('\n'));
-  },
-  'partners set-origins': async ({ values, rest, print, partners }) => {
-    const partner = await partners.setOrigins(required(rest[0], '<partnerId>'), requiredOrigins(values.origin));
-    print(partner, `${partner.id} may now be embedded from: ${partner.allowedOrigins.join(', ')}`);
-  },
-  'partners rotate-secret': async ({ values, rest, print, partners }) => {
-    const grace = parseGrace(values.grace);
-    const issued = await partners.rotateSecret(
-      required(rest[0], '<partnerId>'),
-      grace === undefined ? {} : { graceSeconds: grace },
-    );
-    print(
-      { ...issued.partner, partnerKey: issued.partnerKey },
-      `Rotated the secret of ${issued.partner.id}; the old one works until ${issued.partner.previousSecretExpiresAt ?? 'now'}.\n` +
-        `New X-Partner-Key (shown once): ${issued.partnerKey}`,
-    );
-  },
-  'partners revoke': async ({ rest, print, partners }) => {
-    const revoked = await partners.revoke(required(rest[0], '<partnerId>'));
-    print(revoked, `Revoked partner ${revoked.id} at ${revoked.revokedAt ?? ''}`);
-  },
-};
-
 const WIDGET_KEY_COMMANDS: Readonly<Record<string, Command>> = {
   'widget-key rotate': async ({ print, rotateWidgetSigningKey }) => {
     const rotated = await rotateWidgetSigningKey();
@@ -238,9 +138,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     );
     return Promise.resolve();
   },
-  ...PROJECT_COMMANDS,
-  ...KEY_COMMANDS,
-  ...PARTNER_COMMANDS,
+  ...MANAGEMENT_COMMANDS,
   ...PRIVACY_COMMANDS,
   ...WIDGET_KEY_COMMANDS,
   ...CONSOLE_COMMANDS,

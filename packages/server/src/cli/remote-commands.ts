@@ -1,16 +1,9 @@
 import { ChartwrightError, ManagementClient } from '@chartwright/client';
-import { AUDIT_ACTIONS, AUDIT_ACTOR_KINDS, CREDENTIAL_PREFIXES, type AuditEvent } from '@chartwright/protocol';
+import { CREDENTIAL_PREFIXES, type AuditEvent } from '@chartwright/protocol';
 
-import {
-  parseEnvironment,
-  parseGrace,
-  parseSeconds,
-  required,
-  requiredOrigins,
-  requireEnvironment,
-} from './arguments.js';
-import { keyLine, partnerLine, projectLine } from './lines.js';
-import { auditLine, instant, limitOf, oneOf, type AuditLineFields } from './privacy-commands.js';
+import { auditListFilters, type AuditListValues } from './audit-filters.js';
+import { auditLine, type AuditLineFields } from './lines.js';
+import { MANAGEMENT_COMMANDS, type ManagedResources, type ManagementContext } from './management-commands.js';
 import { UsageError } from './usage.js';
 
 export const REMOTE_USAGE = `Remote deployments (through the management API):
@@ -39,32 +32,9 @@ export function remoteTarget(
 }
 
 /** The options the remote commands read, beside the printer every command gets. */
-export interface RemoteContext {
-  values: {
-    name?: string | undefined;
-    project?: string | undefined;
-    env?: string | undefined;
-    grace?: string | undefined;
-    origin?: string[] | undefined;
-    'token-lifetime'?: string | undefined;
-    'resource-type'?: string | undefined;
-    resource?: string | undefined;
-    actor?: string | undefined;
-    'actor-kind'?: string | undefined;
-    encounter?: string | undefined;
-    patient?: string | undefined;
-    partner?: string | undefined;
-    action?: string | undefined;
-    since?: string | undefined;
-    until?: string | undefined;
-    limit?: string | undefined;
-  };
-  /** Positionals after the command, e.g. the key id of `keys rotate`. */
-  rest: readonly string[];
-  print: (json: unknown, human: string) => void;
+export interface RemoteContext extends Omit<ManagementContext, keyof ManagedResources> {
+  values: ManagementContext['values'] & AuditListValues;
 }
-
-type RemoteCommand = (context: RemoteContext & { client: ManagementClient }) => Promise<void>;
 
 /** The projects to list: `--project`, else every project of the organisation. */
 async function projectIds(client: ManagementClient, project: string | undefined): Promise<string[]> {
@@ -103,109 +73,30 @@ async function projectOf(
   throw new Error(`no ${what} ${id} in any project of the organisation`);
 }
 
-const PROJECT_COMMANDS: Readonly<Record<string, RemoteCommand>> = {
-  'projects create': async ({ values, print, client }) => {
-    const project = await client.projects.create({ name: required(values.name, '--name') });
-    print(project, `Created project ${project.id} (${project.name})`);
-  },
-  'projects list': async ({ print, client }) => {
-    const list = await client.projects.list();
-    print(list, list.length === 0 ? 'No projects.' : list.map(projectLine).join('\n'));
-  },
-};
-
-const KEY_COMMANDS: Readonly<Record<string, RemoteCommand>> = {
-  'keys create': async ({ values, print, client }) => {
-    const environment = requireEnvironment(values.env);
-    const issued = await client.keys.create(required(values.project, '--project'), {
-      environment,
-      ...(values.name === undefined ? {} : { name: values.name }),
-    });
-    print(
-      { ...issued.key, key: issued.secret },
-      `Created ${issued.key.environment} key ${issued.key.id}\nKey (shown once, store it now): ${issued.secret}`,
-    );
-  },
-  'keys list': async ({ values, print, client }) => {
-    const environment = parseEnvironment(values.env);
-    const params = environment === undefined ? {} : { environment };
-    const list = await acrossProjects(client, values.project, (projectId) => client.keys.list(projectId, params));
-    print(list, list.length === 0 ? 'No keys.' : list.map(keyLine).join('\n'));
-  },
-  'keys rotate': async ({ values, rest, print, client }) => {
-    const keyId = required(rest[0], '<keyId>');
-    const grace = parseGrace(values.grace);
-    const projectId = await projectOf(client, values.project, keyId, (id) => client.keys.list(id), 'key');
-    const { replacement, previous } = await client.keys.rotate(
-      projectId,
-      keyId,
-      grace === undefined ? {} : { graceSeconds: grace },
-    );
-    print(
-      { replacement: { ...replacement.key, key: replacement.secret }, previous },
-      `Rotated ${previous.id}: it keeps working until ${previous.expiresAt ?? 'now'}.\n` +
-        `New key ${replacement.key.id} (shown once, store it now): ${replacement.secret}`,
-    );
-  },
-  'keys revoke': async ({ values, rest, print, client }) => {
-    const keyId = required(rest[0], '<keyId>');
-    const projectId = await projectOf(client, values.project, keyId, (id) => client.keys.list(id), 'key');
-    const revoked = await client.keys.revoke(projectId, keyId);
-    print(revoked, `Revoked ${revoked.id} at ${revoked.revokedAt ?? ''}`);
-  },
-};
-
-const PARTNER_COMMANDS: Readonly<Record<string, RemoteCommand>> = {
-  'partners create': async ({ values, print, client }) => {
-    const origins = requiredOrigins(values.origin);
-    const lifetime = parseSeconds(values['token-lifetime'], '--token-lifetime');
-    const issued = await client.partners.create(required(values.project, '--project'), {
-      environment: requireEnvironment(values.env),
-      name: required(values.name, '--name'),
-      allowedOrigins: origins,
-      ...(lifetime === undefined ? {} : { tokenLifetimeSeconds: lifetime }),
-    });
-    print(
-      { ...issued.partner, partnerKey: issued.partnerKey },
-      `Created partner ${issued.partner.id} (${issued.partner.name}, ${issued.partner.environment})\n` +
-        `X-Partner-Key (shown once, keep it on the EMR's server): ${issued.partnerKey}`,
-    );
-  },
-  'partners list': async ({ values, print, client }) => {
-    const list = await acrossProjects(client, values.project, (projectId) => client.partners.list(projectId));
-    print(list, list.length === 0 ? 'No partners.' : list.map(partnerLine).join('\n'));
-  },
-  'partners set-origins': async ({ values, rest, print, client }) => {
-    const partnerId = required(rest[0], '<partnerId>');
-    const allowedOrigins = requiredOrigins(values.origin);
-    const projectId = await partnerProject(client, values.project, partnerId);
-    const partner = await client.partners.update(projectId, partnerId, { allowedOrigins });
-    print(partner, `${partner.id} may now be embedded from: ${partner.allowedOrigins.join(', ')}`);
-  },
-  'partners rotate-secret': async ({ values, rest, print, client }) => {
-    const partnerId = required(rest[0], '<partnerId>');
-    const grace = parseGrace(values.grace);
-    const projectId = await partnerProject(client, values.project, partnerId);
-    const issued = await client.partners.rotateSecret(
-      projectId,
-      partnerId,
-      grace === undefined ? {} : { graceSeconds: grace },
-    );
-    print(
-      { ...issued.partner, partnerKey: issued.partnerKey },
-      `Rotated the secret of ${issued.partner.id}; the old one works until ${issued.partner.previousSecretExpiresAt ?? 'now'}.\n` +
-        `New X-Partner-Key (shown once): ${issued.partnerKey}`,
-    );
-  },
-  'partners revoke': async ({ values, rest, print, client }) => {
-    const partnerId = required(rest[0], '<partnerId>');
-    const revoked = await client.partners.revoke(await partnerProject(client, values.project, partnerId), partnerId);
-    print(revoked, `Revoked partner ${revoked.id} at ${revoked.revokedAt ?? ''}`);
-  },
-};
-
-function partnerProject(client: ManagementClient, project: string | undefined, partnerId: string): Promise<string> {
-  return projectOf(client, project, partnerId, (id) => client.partners.list(id), 'partner');
+/** The management API in the shape the commands act on; `project` is --project, for projectOf. */
+function remoteResources(client: ManagementClient, project: string | undefined): ManagedResources {
+  const keyProject = (keyId: string) => projectOf(client, project, keyId, (id) => client.keys.list(id), 'key');
+  const partnerProject = (partnerId: string) =>
+    projectOf(client, project, partnerId, (id) => client.partners.list(id), 'partner');
+  return {
+    projects: { create: (name) => client.projects.create({ name }), list: () => client.projects.list() },
+    keys: {
+      create: ({ projectId, ...params }) => client.keys.create(projectId, params),
+      list: ({ projectId, ...params }) =>
+        acrossProjects(client, projectId, (eachProject) => client.keys.list(eachProject, params)),
+      rotate: async (keyId, grace) => client.keys.rotate(await keyProject(keyId), keyId, grace),
+      revoke: async (keyId) => client.keys.revoke(await keyProject(keyId), keyId),
+    },
+    partners: {
+      create: ({ projectId, ...params }) => client.partners.create(projectId, params),
+      list: ({ projectId }) => acrossProjects(client, projectId, (eachProject) => client.partners.list(eachProject)),
+      setOrigins: async (partnerId, allowedOrigins) =>
+        client.partners.update(await partnerProject(partnerId), partnerId, { allowedOrigins }),
+      rotateSecret: async (partnerId, grace) =>
+        client.partners.rotateSecret(await partnerProject(partnerId), partnerId, grace),
+      revoke: async (partnerId) => client.partners.revoke(await partnerProject(partnerId), partnerId),
+    },
+  };
 }
 
 /** An API record as `audit list` prints the database's. */
@@ -229,30 +120,22 @@ function lineFields(event: AuditEvent): AuditLineFields {
 /** The API's page size ceiling: fewer round trips for a long log. */
 const AUDIT_PAGE_SIZE = 500;
 
-async function auditList({ values, print, client }: Parameters<RemoteCommand>[0]): Promise<void> {
+async function auditList({ values, print, client }: RemoteCommandContext): Promise<void> {
   for (const flag of ['encounter', 'patient', 'partner'] as const) {
     if (values[flag] !== undefined) {
       throw new UsageError(`--${flag} works on the server's database only; the management API has no such filter`);
     }
   }
-  const limit = limitOf(values.limit);
-  const iso = (value: string | undefined, flag: string) => {
-    const at = instant(value, flag);
-    return at === undefined ? undefined : new Date(at).toISOString();
-  };
-  const filters = {
-    resourceType: values['resource-type'],
-    resourceId: values.resource,
-    actorId: values.actor,
-    actorKind: oneOf(values['actor-kind'], AUDIT_ACTOR_KINDS, '--actor-kind'),
-    action: oneOf(values.action, AUDIT_ACTIONS, '--action'),
-    since: iso(values.since, '--since'),
-    until: iso(values.until, '--until'),
+  const { since, until, limit, ...filters } = auditListFilters(values);
+  const params = {
+    ...filters,
+    ...(since === undefined ? {} : { since: new Date(since).toISOString() }),
+    ...(until === undefined ? {} : { until: new Date(until).toISOString() }),
     limit: Math.min(limit ?? AUDIT_PAGE_SIZE, AUDIT_PAGE_SIZE),
   };
   // The API pages newest first; the newest `limit` records are printed oldest first, as locally.
   const events: AuditEvent[] = [];
-  for await (const event of client.auditEvents.iterate(filters)) {
+  for await (const event of client.auditEvents.iterate(params)) {
     events.push(event);
     if (events.length === limit) break;
   }
@@ -263,10 +146,10 @@ async function auditList({ values, print, client }: Parameters<RemoteCommand>[0]
   );
 }
 
-const REMOTE_COMMANDS: Readonly<Record<string, RemoteCommand>> = {
-  ...PROJECT_COMMANDS,
-  ...KEY_COMMANDS,
-  ...PARTNER_COMMANDS,
+type RemoteCommandContext = RemoteContext & ManagedResources & { client: ManagementClient };
+
+const REMOTE_COMMANDS: Readonly<Record<string, (context: RemoteCommandContext) => Promise<void>>> = {
+  ...MANAGEMENT_COMMANDS,
   'audit list': auditList,
 };
 
@@ -299,5 +182,6 @@ export async function runRemote(command: string, context: RemoteContext, target:
         'the others run on the server, without --url or CHARTWRIGHT_URL',
     );
   }
-  await run({ ...context, client: managementClient(target) });
+  const client = managementClient(target);
+  await run({ ...context, ...remoteResources(client, context.values.project), client });
 }

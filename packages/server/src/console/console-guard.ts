@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 import { credentialFromAuthorization } from '../auth/authenticator.js';
 import { AppError } from '../errors.js';
-import { failuresFromAddress, throttleFailures } from '../http/rate-limit.js';
+import { enforceRateLimit, failuresFromAddress, MINUTE_MS, throttleFailures } from '../http/rate-limit.js';
 import type { Guard } from '../http/route.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { AdminTokens } from './admin-tokens.js';
@@ -18,6 +18,8 @@ export interface ConsoleGuardOptions {
   cookie: SessionCookie;
   rateLimiter: RateLimiter;
   failuresPerMinute: number;
+  /** Management requests per organisation per minute, people and automation together. */
+  limitPerMinute: number;
 }
 
 /**
@@ -116,14 +118,23 @@ async function adminTokenPrincipal(
   });
 }
 
-/** Management routes: an admin token in Authorization, else the console session cookie. */
+/**
+ * Management routes: an admin token in Authorization, else the console session cookie; then the
+ * organisation's request rate, so a runaway script cannot take the instance.
+ */
 export function consoleGuard(options: ConsoleGuardOptions): Guard<'console', ConsolePrincipal> {
   return {
     auth: 'console',
-    authenticate: async (request, reply) =>
-      request.headers.authorization === undefined
-        ? (await sessionPrincipal(request, reply, options)).principal
-        : adminTokenPrincipal(request, reply, options),
+    authenticate: async (request, reply) => {
+      const principal =
+        request.headers.authorization === undefined
+          ? (await sessionPrincipal(request, reply, options)).principal
+          : await adminTokenPrincipal(request, reply, options);
+      const key = `console:${principal.organisationId}`;
+      const decision = await options.rateLimiter.hit(key, options.limitPerMinute, MINUTE_MS);
+      enforceRateLimit(reply, decision, `Rate limit of ${decision.limit} management requests per minute exceeded.`);
+      return principal;
+    },
   };
 }
 

@@ -1,4 +1,4 @@
-import { messagePage, readBuiltPage, sendBuiltAsset } from '../http/app-build.js';
+import { appPageHeaders, readBuiltPage, sendBuiltAsset, sendUnbuiltApp } from '../http/app-build.js';
 import { route, type Area } from '../http/route.js';
 
 export interface ConsolePageOptions {
@@ -29,24 +29,15 @@ const CONSOLE_POLICY = [
  */
 export function consolePageRoutes(open: Area<'none', null>, { appDir }: ConsolePageOptions): void {
   route(open, 'consolePage', async ({ request, reply }) => {
-    reply
-      .header('referrer-policy', 'no-referrer')
-      .header('cache-control', 'no-store')
-      .header('x-content-type-options', 'nosniff')
-      .header('cross-origin-opener-policy', 'same-origin')
-      .type('text/html; charset=utf-8');
+    appPageHeaders(reply).header('cross-origin-opener-policy', 'same-origin');
     const index = await readBuiltPage(appDir);
     if (index === null) {
-      request.log.error({ appDir }, 'the console app is not built: no index.html');
-      return reply
-        .code(503)
-        .header('content-security-policy', "default-src 'none'; frame-ancestors 'none'")
-        .send(
-          messagePage(
-            'Chartwright console is not available',
-            'The console app has not been built on this server. An operator builds it with <code>npm run build -w @chartwright/console</code> (<code>npm start</code> does it).',
-          ),
-        );
+      return sendUnbuiltApp(request, reply, {
+        appDir,
+        app: 'console',
+        title: 'Chartwright console',
+        frameAncestors: "'none'",
+      });
     }
     return reply.header('content-security-policy', CONSOLE_POLICY).send(index);
   });

@@ -1,12 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { CSRF_HEADER, type ConsoleSession } from '@chartwright/protocol';
-import { inviteMember, OWNER, setUpOwner, signIn } from '@chartwright/testing/console.js';
+import { inviteMember, linkToken, OWNER, sessionCookie, setUpOwner, signIn } from '@chartwright/testing/console.js';
 import { TEST_DIALECTS } from '@chartwright/testing/databases.js';
 import { createHarness, type Harness } from '@chartwright/testing/harness.js';
-
-const tokenOf = (link: string) => link.slice(link.lastIndexOf('/') + 1);
-const cookieOf = (setCookie: unknown) => String(setCookie).split(';')[0] ?? '';
 
 describe.each(TEST_DIALECTS)('console sign-in on %s', (dialect) => {
   let h: Harness;
@@ -21,14 +18,14 @@ describe.each(TEST_DIALECTS)('console sign-in on %s', (dialect) => {
     const inspected = await h.request({
       method: 'POST',
       url: '/api/v1/console/links/inspect',
-      payload: { token: tokenOf(link) },
+      payload: { token: linkToken(link) },
     });
     expect(inspected.json()).toMatchObject({ kind: 'setup', role: 'owner', email: null });
 
     const setup = await h.request({
       method: 'POST',
       url: '/api/v1/console/setup',
-      payload: { token: tokenOf(link), organisationName: 'Riverside Clinic', ...OWNER },
+      payload: { token: linkToken(link), organisationName: 'Riverside Clinic', ...OWNER },
     });
     expect(setup.statusCode).toBe(201);
     expect(setup.json<ConsoleSession>()).toMatchObject({
@@ -41,7 +38,7 @@ describe.each(TEST_DIALECTS)('console sign-in on %s', (dialect) => {
     const again = await h.request({
       method: 'POST',
       url: '/api/v1/console/setup',
-      payload: { token: tokenOf(link), organisationName: 'Taken over', ...OWNER, email: 'attacker@example.com' },
+      payload: { token: linkToken(link), organisationName: 'Taken over', ...OWNER, email: 'attacker@example.com' },
     });
     expect(again.statusCode).toBe(404);
     expect(again.json()).toMatchObject({ error: { code: 'console_link_invalid' } });
@@ -51,7 +48,7 @@ describe.each(TEST_DIALECTS)('console sign-in on %s', (dialect) => {
     const late = await h.request({
       method: 'POST',
       url: '/api/v1/console/links/inspect',
-      payload: { token: tokenOf(expiring) },
+      payload: { token: linkToken(expiring) },
     });
     expect(late.json()).toMatchObject({ error: { code: 'console_link_invalid' } });
   });
@@ -61,7 +58,7 @@ describe.each(TEST_DIALECTS)('console sign-in on %s', (dialect) => {
     const response = await h.request({
       method: 'POST',
       url: '/api/v1/console/setup',
-      payload: { token: tokenOf(await h.consoleSetupLink()), organisationName: 'Org', ...OWNER, password: 'short' },
+      payload: { token: linkToken(await h.consoleSetupLink()), organisationName: 'Org', ...OWNER, password: 'short' },
     });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({
@@ -108,7 +105,7 @@ describe.each(TEST_DIALECTS)('console sign-in on %s', (dialect) => {
       payload: { email: OWNER.email, password: OWNER.password },
     });
     expect(response.statusCode).toBe(201);
-    const fresh = cookieOf(response.headers['set-cookie']);
+    const fresh = sessionCookie(response);
     expect(fresh).not.toBe(planted);
     const withPlanted = await h.app.inject({
       method: 'GET',
@@ -215,7 +212,7 @@ describe.each(TEST_DIALECTS)('console sign-in on %s', (dialect) => {
     expect(link).toMatch(/^http:\/\/api\.test\/console#\/invitation\/[0-9A-Za-z]{43}$/);
     expect(invitation.email).toBe('auditor@clinic.example');
     const listed = await owner.request({ method: 'GET', url: '/api/v1/members' });
-    expect(listed.body).not.toContain(tokenOf(link));
+    expect(listed.body).not.toContain(linkToken(link));
     expect(listed.json()).toMatchObject({ invitations: [{ id: invitation.id, role: 'auditor' }] });
 
     const accept = (token: string) =>
@@ -224,9 +221,9 @@ describe.each(TEST_DIALECTS)('console sign-in on %s', (dialect) => {
         url: '/api/v1/console/invitations/accept',
         payload: { token, name: 'Audrey', password: 'another long password' },
       });
-    const joined = await accept(tokenOf(link));
+    const joined = await accept(linkToken(link));
     expect(joined.json()).toMatchObject({ member: { email: 'auditor@clinic.example', role: 'auditor' } });
-    expect((await accept(tokenOf(link))).json()).toMatchObject({ error: { code: 'console_link_invalid' } });
+    expect((await accept(linkToken(link))).json()).toMatchObject({ error: { code: 'console_link_invalid' } });
     const duplicate = await owner.request({
       method: 'POST',
       url: '/api/v1/members/invitations',

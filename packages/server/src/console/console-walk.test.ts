@@ -12,7 +12,7 @@ import {
 } from '@chartwright/protocol';
 import type { LightMyRequestResponse } from 'fastify';
 
-import { inviteMember, OWNER, signIn, type ConsoleBrowser } from '@chartwright/testing/console.js';
+import { inviteMember, linkToken, OWNER, signIn, type ConsoleBrowser } from '@chartwright/testing/console.js';
 import { TEST_DIALECTS } from '@chartwright/testing/databases.js';
 import { createHarness, type Harness } from '@chartwright/testing/harness.js';
 import { followToRedirect, startOpenIdProvider } from '@chartwright/testing/openid-provider.js';
@@ -44,7 +44,7 @@ describe.each(TEST_DIALECTS)('walking the console API on %s', (dialect) => {
 
   it('answers every operation uncached and records every change', async () => {
     const link = await h.consoleSetupLink();
-    const token = link.slice(link.lastIndexOf('/') + 1);
+    const token = linkToken(link);
     await call('inspectConsoleLink', null, 'POST', '/api/v1/console/links/inspect', { token });
     const setup = await call('completeConsoleSetup', null, 'POST', '/api/v1/console/setup', {
       token,
@@ -162,7 +162,7 @@ describe.each(TEST_DIALECTS)('walking the console API on %s', (dialect) => {
     return h.app.inject({
       method: 'POST',
       url: '/api/v1/console/invitations/accept',
-      payload: { token: link.slice(link.lastIndexOf('/') + 1), name: 'Audrey', password: 'a long enough password' },
+      payload: { token: linkToken(link), name: 'Audrey', password: 'a long enough password' },
     });
   }
 });

@@ -9,7 +9,14 @@ import {
   type IssuedPartnerKey,
   type RotatedApiKey,
 } from '@chartwright/protocol';
-import { createAdminToken, inviteMember, setUpOwner, type ConsoleBrowser } from '@chartwright/testing/console.js';
+import {
+  browserOf,
+  createAdminToken,
+  inviteMember,
+  linkToken,
+  setUpOwner,
+  type ConsoleBrowser,
+} from '@chartwright/testing/console.js';
 import { TEST_DIALECTS } from '@chartwright/testing/databases.js';
 import { createHarness, type Harness } from '@chartwright/testing/harness.js';
 import { ConsoleMembers } from './members.js';
@@ -140,6 +147,19 @@ describe.each(TEST_DIALECTS)('the management API on %s', (dialect) => {
     expect(byToken.json()).toMatchObject({ error: { code: 'role_forbidden' } });
   });
 
+  it('limits an organisation’s management requests per minute, people and automation together', async () => {
+    h = await createHarness({ dialect, config: { apiRateLimitPerMinute: 3 } });
+    const owner = await setUpOwner(h);
+    const token = await createAdminToken(owner, 'auditor');
+    expect((await owner.request({ method: 'GET', url: '/api/v1/projects' })).headers['ratelimit-remaining']).toBe('1');
+    expect((await h.request({ method: 'GET', url: '/api/v1/projects', key: token.secret })).statusCode).toBe(200);
+    const refused = await owner.request({ method: 'GET', url: '/api/v1/projects' });
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    h.clock.advance(120_000);
+    expect((await h.request({ method: 'GET', url: '/api/v1/projects', key: token.secret })).statusCode).toBe(200);
+  });
+
   it('refuses sk_ keys and svc_rt_ tokens on every management and console route', async () => {
     h = await createHarness({ dialect });
     const minted = await h.request({
@@ -174,31 +194,20 @@ describe.each(TEST_DIALECTS)('the management API on %s', (dialect) => {
     const other = await new ConsoleMembers(h.repositories, h.clock, h.config.publicBaseUrl).createOrganisation(
       'Elsewhere',
     );
-    const otherOwner = await h.request({
-      method: 'POST',
-      url: '/api/v1/console/setup',
-      payload: {
-        token: other.setupLink.url.slice(other.setupLink.url.lastIndexOf('/') + 1),
-        organisationName: 'Elsewhere',
-        name: 'Other owner',
-        email: 'owner@elsewhere.example',
-        password: 'a different long password',
-      },
-    });
-    expect(otherOwner.statusCode).toBe(201);
-    const otherBrowser: ConsoleBrowser = {
-      session: otherOwner.json(),
-      cookie: String(otherOwner.headers['set-cookie']).split(';')[0] ?? '',
-      request: (options) =>
-        h.app.inject({
-          ...options,
-          headers: {
-            cookie: String(otherOwner.headers['set-cookie']).split(';')[0] ?? '',
-            'x-csrf-token': otherOwner.json<{ csrfToken: string }>().csrfToken,
-            ...options.headers,
-          },
-        }),
-    };
+    const otherBrowser = browserOf(
+      h,
+      await h.request({
+        method: 'POST',
+        url: '/api/v1/console/setup',
+        payload: {
+          token: linkToken(other.setupLink.url),
+          organisationName: 'Elsewhere',
+          name: 'Other owner',
+          email: 'owner@elsewhere.example',
+          password: 'a different long password',
+        },
+      }),
+    );
     const foreignToken = await createAdminToken(otherBrowser, 'admin');
     const list = await h.request({ method: 'GET', url: keysUrl(projectId), key: foreignToken.secret });
     expect(list.json()).toMatchObject({ error: { code: 'project_not_found' } });
@@ -260,7 +269,7 @@ describe.each(TEST_DIALECTS)('the management API on %s', (dialect) => {
       partner.partnerKey.split('.')[1] ?? '',
       rotatedPartner.partnerKey.split('.')[1] ?? '',
       token.secret,
-      invitation.link.slice(invitation.link.lastIndexOf('/') + 1),
+      linkToken(invitation.link),
       owner.cookie.split('=')[1] ?? '',
     ];
     const reads = [

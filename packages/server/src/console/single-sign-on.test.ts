@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import type { AuditEventPage, Organisation } from '@chartwright/protocol';
-import { inviteMember, OWNER, setUpOwner, type ConsoleBrowser } from '@chartwright/testing/console.js';
+import { inviteMember, OWNER, sessionCookie, setUpOwner, type ConsoleBrowser } from '@chartwright/testing/console.js';
 import { createHarness, type Harness } from '@chartwright/testing/harness.js';
 import { followToRedirect, startOpenIdProvider, type OpenIdProvider } from '@chartwright/testing/openid-provider.js';
 
@@ -80,7 +80,7 @@ describe('single sign-on with an OpenID provider', () => {
     const callback = await h.request({ method: 'GET', url: callbackUrl });
     expect(callback.statusCode).toBe(303);
     expect(callback.headers.location).toBe('/console#/projects');
-    const cookie = String(callback.headers['set-cookie']).split(';')[0] ?? '';
+    const cookie = sessionCookie(callback);
     const session = await h.app.inject({ method: 'GET', url: '/api/v1/console/session', headers: { cookie } });
     expect(session.json()).toMatchObject({ member: { email: 'dev@clinic.example', role: 'developer' } });
 

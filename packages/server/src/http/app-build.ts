@@ -7,8 +7,9 @@ import { AppError } from '../errors.js';
 
 /**
  * A Vite app's build served from its folder (`index.html`, content-hashed `assets/` each beside a
- * gzip copy): the page's text, and the assets with their types, compressed when the browser takes
- * gzip, cached for a year (a new build gives new names).
+ * gzip copy), for the widget and the console alike: the page's text with the headers and the
+ * missing-build answer both pages share (each adds its own CSP), and the assets with their types,
+ * compressed when the browser takes gzip, cached for a year (a new build gives new names).
  */
 
 /** Vite's content-hashed file names: nothing else, so no path can leave the assets folder. */
@@ -63,6 +64,18 @@ export async function sendBuiltAsset(
     .send(body);
 }
 
+/**
+ * The headers of an app's page, whatever it answers: HTML never cached and sending no Referer (each
+ * app's routes say why), and never sniffed as anything else.
+ */
+export function appPageHeaders(reply: FastifyReply): FastifyReply {
+  return reply
+    .header('referrer-policy', 'no-referrer')
+    .header('cache-control', 'no-store')
+    .header('x-content-type-options', 'nosniff')
+    .type('text/html; charset=utf-8');
+}
+
 /** A page of its own for when the app cannot be shown: a title and one paragraph (trusted HTML). */
 export const messagePage = (title: string, body: string): string => `<!doctype html>
 <html lang="en">
@@ -70,3 +83,25 @@ export const messagePage = (title: string, body: string): string => `<!doctype h
 <body><main><h1>${title}</h1><p>${body}</p></main></body>
 </html>
 `;
+
+/**
+ * The 503 for a service running without the app's build (a checkout where it was never built):
+ * logged, and a page saying how to make one, framed only where the app itself may be.
+ */
+export function sendUnbuiltApp(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  options: { appDir: string; app: string; title: string; frameAncestors: string },
+): FastifyReply {
+  const { appDir, app, title, frameAncestors } = options;
+  request.log.error({ appDir }, `the ${app} app is not built: no index.html`);
+  return reply
+    .code(503)
+    .header('content-security-policy', `default-src 'none'; frame-ancestors ${frameAncestors}`)
+    .send(
+      messagePage(
+        `${title} is not available`,
+        `The ${app} app has not been built on this server. An operator builds it with <code>npm run build -w @chartwright/${app}</code> (<code>npm start</code> does it).`,
+      ),
+    );
+}

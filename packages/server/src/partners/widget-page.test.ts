@@ -1,12 +1,17 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { gunzipSync, gzipSync } from 'node:zlib';
 
 import type { LightMyRequestResponse } from 'fastify';
 import { decodeJwt, decodeProtectedHeader, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
+import {
+  BUILT_SCRIPT,
+  builtAssetTests,
+  cspOf,
+  expectAppPageHeaders,
+  writeAppBuild,
+} from '@chartwright/testing/app-build.js';
 import { createHarness, type Harness, type HarnessOptions } from '@chartwright/testing/harness.js';
 
 const ORIGINS = ['https://emr.example.com', 'https://charts.example.org:8443', 'http://localhost:3000'];
@@ -17,16 +22,7 @@ const openPage = (h: Harness, token?: string) =>
     url: token === undefined ? '/widget' : `/widget?token=${encodeURIComponent(token)}`,
   });
 
-/** The sources of one directive of the CSP. */
-function cspSources(response: LightMyRequestResponse, directive: string): string[] {
-  const csp = response.headers['content-security-policy'] ?? '';
-  const directives = csp.split(';').map((entry) => entry.trim().split(/\s+/));
-  const matching = directives.filter(([name]) => name === directive);
-  expect(matching, csp).toHaveLength(1);
-  return matching[0]?.slice(1) ?? [];
-}
-
-const frameAncestors = (response: LightMyRequestResponse) => cspSources(response, 'frame-ancestors');
+const frameAncestors = (response: LightMyRequestResponse) => cspOf(response).get('frame-ancestors');
 
 /** The data the page hands the app before it makes any request. */
 function bootOf(response: LightMyRequestResponse): { serverNow: number; frameOrigins: string[] } {
@@ -35,40 +31,18 @@ function bootOf(response: LightMyRequestResponse): { serverNow: number; frameOri
   return JSON.parse(match?.[1] ?? '{}') as { serverNow: number; frameOrigins: string[] };
 }
 
-/** A widget build as Vite lays it out: index.html and content-hashed assets. */
 let appDir: string;
-const INDEX = `<!doctype html>
-<html lang="en">
-  <head>
-    <title>Chartwright scribe</title>
-    <script type="module" crossorigin src="/widget/assets/index-Yo1wLI0K.js"></script>
-  </head>
-  <body><div id="app"></div></body>
-</html>
-`;
-const SCRIPT = 'console.log("the widget");\n';
 beforeAll(() => {
-  appDir = mkdtempSync(join(tmpdir(), 'chartwright-widget-build-'));
-  mkdirSync(join(appDir, 'assets'));
-  writeFileSync(join(appDir, 'index.html'), INDEX);
-  writeFileSync(join(appDir, 'assets', 'index-Yo1wLI0K.js'), SCRIPT);
-  writeFileSync(join(appDir, 'assets', 'index-Yo1wLI0K.js.gz'), gzipSync(SCRIPT));
-  writeFileSync(join(appDir, 'assets', 'index-CvM_PX9O.css'), 'body { margin: 0; }\n');
+  appDir = writeAppBuild('widget');
 });
 afterAll(() => rmSync(appDir, { recursive: true, force: true }));
 
 const harness = (options: HarnessOptions = {}) =>
   createHarness({ ...options, config: { logLevel: 'trace', widgetAppDir: appDir, ...options.config } });
 
-function expectPageHeaders(response: LightMyRequestResponse): void {
-  expect(response.headers['content-type']).toMatch(/^text\/html/);
-  expect(response.headers['referrer-policy']).toBe('no-referrer');
-  expect(response.headers['cache-control']).toBe('no-store');
-}
-
 function expectUnframeable(response: LightMyRequestResponse): void {
   expect(response.statusCode).toBe(401);
-  expectPageHeaders(response);
+  expectAppPageHeaders(response);
   expect(frameAncestors(response)).toEqual(["'none'"]);
 }
 
@@ -89,10 +63,10 @@ describe('GET /widget', () => {
     const { token } = await mint();
     const response = await openPage(h, token);
     expect(response.statusCode).toBe(200);
-    expectPageHeaders(response);
+    expectAppPageHeaders(response);
     expect(frameAncestors(response)).toEqual(ORIGINS);
     expect(response.body).toMatch(/^<!doctype html>/i);
-    expect(response.body).toContain('<script type="module" crossorigin src="/widget/assets/index-Yo1wLI0K.js">');
+    expect(response.body).toContain(`<script type="module" crossorigin src="/widget/assets/${BUILT_SCRIPT.file}">`);
     expect(response.body).not.toContain(token);
   });
 
@@ -113,12 +87,12 @@ describe('GET /widget', () => {
   });
 
   it('lets the app run only its own scripts (and the microphone worklet’s blob:) and talk only to the service', async () => {
-    const response = await openPage(h, (await mint()).token);
-    expect(cspSources(response, 'default-src')).toEqual(["'self'"]);
-    expect(cspSources(response, 'script-src')).toEqual(["'self'", 'blob:']);
-    expect(cspSources(response, 'style-src')).toEqual(["'self'"]);
-    expect(cspSources(response, 'connect-src')).toEqual(["'self'"]);
-    expect(cspSources(response, 'object-src')).toEqual(["'none'"]);
+    const csp = cspOf(await openPage(h, (await mint()).token));
+    expect(csp.get('default-src')).toEqual(["'self'"]);
+    expect(csp.get('script-src')).toEqual(["'self'", 'blob:']);
+    expect(csp.get('style-src')).toEqual(["'self'"]);
+    expect(csp.get('connect-src')).toEqual(["'self'"]);
+    expect(csp.get('object-src')).toEqual(["'none'"]);
   });
 
   it('says how to build the app when it is not built, still only to the partner’s frame', async () => {
@@ -127,7 +101,7 @@ describe('GET /widget', () => {
     partner = await h.createPartner({ origins: ORIGINS, tokenLifetimeSeconds: 600 });
     const response = await openPage(h, (await mint()).token);
     expect(response.statusCode).toBe(503);
-    expectPageHeaders(response);
+    expectAppPageHeaders(response);
     expect(frameAncestors(response)).toEqual(ORIGINS);
     expect(response.body).toContain('npm run build -w @chartwright/widget');
   });
@@ -143,7 +117,7 @@ describe('GET /widget', () => {
     h.clock.advance(Date.parse(expiresAt) - h.clock.now() + 3_600_000);
     const response = await openPage(h, token);
     expect(response.statusCode).toBe(200);
-    expectPageHeaders(response);
+    expectAppPageHeaders(response);
     expect(frameAncestors(response)).toEqual(ORIGINS);
     expect(bootOf(response).frameOrigins).toEqual(ORIGINS);
   });
@@ -196,42 +170,5 @@ describe('GET /widget/assets/{file}', () => {
     await h.close();
   });
 
-  const asset = (file: string, headers: Record<string, string> = {}) =>
-    h.app.inject({ method: 'GET', url: `/widget/assets/${file}`, headers });
-
-  it('serves the build’s files with their type, cached for a year (their names change with their content)', async () => {
-    const script = await asset('index-Yo1wLI0K.js');
-    expect(script.statusCode).toBe(200);
-    expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
-    expect(script.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    expect(script.headers['x-content-type-options']).toBe('nosniff');
-    expect(script.body).toBe(SCRIPT);
-    expect((await asset('index-CvM_PX9O.css')).headers['content-type']).toBe('text/css; charset=utf-8');
-  });
-
-  it('sends the build’s gzip copy to a browser that accepts gzip, and the plain file otherwise', async () => {
-    const compressed = await asset('index-Yo1wLI0K.js', { 'accept-encoding': 'gzip, deflate, br' });
-    expect(compressed.headers['content-encoding']).toBe('gzip');
-    expect(compressed.headers['vary']).toBe('accept-encoding');
-    expect(gunzipSync(compressed.rawPayload).toString('utf8')).toBe(SCRIPT);
-    // The stylesheet has no gzip copy here: it goes out plain whatever the browser accepts.
-    const plain = await asset('index-CvM_PX9O.css', { 'accept-encoding': 'gzip' });
-    expect(plain.headers['content-encoding']).toBeUndefined();
-    expect(plain.body).toBe('body { margin: 0; }\n');
-  });
-
-  it('answers 404 for a file the build does not have, and for any name that is not a plain asset name', async () => {
-    for (const file of [
-      'index-missing.js',
-      'index-Yo1wLI0K.js.gz',
-      'index.html',
-      '..%2Findex.html',
-      '%2E%2E%2F%2E%2E%2Fpackage.json',
-      'a.exe',
-    ]) {
-      const response = await asset(file);
-      expect(response.statusCode, file).toBe(404);
-      expect(response.json<{ error: { code: string } }>().error.code).toBe('route_not_found');
-    }
-  });
+  builtAssetTests('widget', () => h);
 });
