@@ -50,7 +50,7 @@ describe.skipIf(missingBrowser().length > 0)('console members and roles in Chrom
     await owner.goto(`${fixture.origin}/console#/members`);
     await owner.getByLabel('E-mail').fill(OWNER.email);
     await owner.getByLabel('Password').fill(OWNER.password);
-    await owner.getByRole('button', { name: 'Sign in' }).click();
+    await owner.getByRole('button', { name: 'Sign in', exact: true }).click();
     await owner.getByRole('heading', { level: 1, name: 'Members' }).waitFor();
   }, 120_000);
   afterAll(async () => {

@@ -32,7 +32,7 @@ const lastFour = (secret: string) => secret.slice(-4);
 async function signIn(page: Page): Promise<void> {
   await page.getByLabel('E-mail').fill(OWNER.email);
   await page.getByLabel('Password').fill(OWNER.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 /** No horizontal scrolling: the page fits its viewport's width. */
@@ -376,7 +376,7 @@ describe.skipIf(missingBrowser().length > 0)('the console in Chromium, as its ow
     await phone.page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
     await phone.page.getByRole('region', { name: 'Production (live)' }).getByRole('row').nth(1).waitFor();
     expect(await fitsWidth(phone.page)).toBe(true);
-    for (const section of ['Projects', 'Usage', 'Audit log', 'Members', 'Admin tokens']) {
+    for (const section of ['Projects', 'Usage', 'Audit log', 'Members', 'Organisation', 'Admin tokens']) {
       const nav = phone.page.getByRole('navigation', { name: 'Console sections' });
       expect(await nav.getByRole('link', { name: section }).isVisible(), section).toBe(true);
     }

@@ -3,6 +3,7 @@ export * from './errors.js';
 export * from './limits.js';
 export * from './paths.js';
 export * from './validation.js';
+export * from './service-call-error.js';
 export * from './rest/endpoint-spec.js';
 export * from './rest/endpoints.js';
 export * from './rest/health.js';

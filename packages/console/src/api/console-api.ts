@@ -16,11 +16,15 @@ import type {
   IssuedPartnerKey,
   Member,
   MemberList,
+  Organisation,
   Partner,
   Project,
+  PutSsoRequest,
   RotatedApiKey,
   RotateRequest,
   SignInRequest,
+  SsoRedirect,
+  StartSsoRequest,
   UpdateMemberRequest,
   UpdatePartnerRequest,
   UsageDay,
@@ -77,6 +81,11 @@ export class ConsoleApi {
     return this.opened(await this.http.request<ConsoleSession>('POST', '/api/v1/console/invitations/accept', request));
   }
 
+  /** Where to send the browser to sign in at the organisation's OpenID provider. */
+  startSso(request: StartSsoRequest): Promise<SsoRedirect> {
+    return this.http.request('POST', '/api/v1/console/sso/start', request);
+  }
+
   inspectLink(token: string): Promise<ConsoleLink> {
     return this.http.request('POST', '/api/v1/console/links/inspect', { token });
   }
@@ -84,6 +93,18 @@ export class ConsoleApi {
   async signOut(everywhere: boolean): Promise<void> {
     await this.http.request('DELETE', everywhere ? '/api/v1/console/sessions' : '/api/v1/console/session');
     this.http.useCsrfToken(null);
+  }
+
+  organisation(): Promise<Organisation> {
+    return this.http.request('GET', '/api/v1/organisation');
+  }
+
+  configureSso(request: PutSsoRequest): Promise<Organisation> {
+    return this.http.request('PUT', '/api/v1/organisation/sso', request);
+  }
+
+  removeSso(): Promise<Organisation> {
+    return this.http.request('DELETE', '/api/v1/organisation/sso');
   }
 
   projects(): Promise<Project[]> {

@@ -1,8 +1,8 @@
-import { CSRF_HEADER } from '@chartwright/protocol';
+import { CSRF_HEADER, errorOfAnswer } from '@chartwright/protocol';
 
-import { ConsoleApiError, errorOfResponse } from './console-api-error.js';
+import { ConsoleApiError } from './console-api-error.js';
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface ConsoleHttpOptions {
   /** The service's origin: the page's own (`location.origin`). */
@@ -61,7 +61,7 @@ export class ConsoleHttp {
       });
     }
     if (!response.ok) {
-      const error = await errorOfResponse(response);
+      const error = await errorOfAnswer(response, ConsoleApiError);
       if (error.signedOut) {
         this.csrfToken = null;
         this.options.onSignedOut?.();

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -25,11 +26,27 @@ export interface ConsoleFixture {
   close(): Promise<void>;
 }
 
+/** A loopback port free now: the service's address has to be known before it is built. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no loopback port');
+  return address.port;
+}
+
+/**
+ * The service believes its public address (PUBLIC_BASE_URL) is the one the browser uses, so the
+ * links it makes (invitations, the single sign-on redirect URI) lead back to it.
+ */
 export async function startConsoleFixture(options: HarnessOptions = {}): Promise<ConsoleFixture> {
   execFileSync(process.execPath, [join(packageDir, 'scripts', 'build.mjs'), '--if-stale'], { stdio: 'inherit' });
   const browser = await launchChromium();
-  const h = await createHarness(options);
-  const origin = await h.app.listen({ port: 0, host: '127.0.0.1' });
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const h = await createHarness({ ...options, config: { publicBaseUrl: origin, ...options.config } });
+  await h.app.listen({ port, host: '127.0.0.1' });
   return {
     h,
     origin,

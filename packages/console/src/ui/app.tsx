@@ -84,6 +84,7 @@ export function App({ baseUrl }: { baseUrl: string }) {
           api={api}
           onSignedIn={signedIn}
           {...(state.ended ? { reason: 'Your session has ended. Sign in again to continue.' } : {})}
+          {...(route.page === 'sign-in' && route.ssoError !== undefined ? { ssoError: route.ssoError } : {})}
         />
       );
     case 'signed-in':

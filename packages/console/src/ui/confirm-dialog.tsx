@@ -1,8 +1,7 @@
 import type { ComponentChildren } from 'preact';
 
-import { Dialog } from './dialog.js';
-import { useAction } from './hooks.js';
-import { ErrorNotice } from './notices.js';
+import { DialogForm } from './dialog.js';
+import { useSubmit } from './hooks.js';
 
 export interface ConfirmDialogProps {
   title: string;
@@ -16,27 +15,12 @@ export interface ConfirmDialogProps {
   children: ComponentChildren;
 }
 
-/**
- * Asks before a change that cannot be undone. Cancel comes first and has focus, so Enter on an
- * opened dialog never destroys anything.
- */
+/** Asks before a change that cannot be undone. */
 export function ConfirmDialog({ title, confirmLabel, action, onDone, onClose, children }: ConfirmDialogProps) {
-  const { busy, error, run } = useAction();
-  const confirm = async () => {
-    if ((await run(action)) !== null) onDone();
-  };
+  const form = useSubmit(action, onDone);
   return (
-    <Dialog title={title} onClose={onClose}>
+    <DialogForm title={title} onClose={onClose} {...form} submitLabel={confirmLabel} danger>
       <div class="dialog-body">{children}</div>
-      <ErrorNotice error={error} />
-      <div class="buttons dialog-buttons">
-        <button type="button" class="button" onClick={onClose}>
-          Cancel
-        </button>
-        <button type="button" class="button button-danger" disabled={busy} onClick={() => void confirm()}>
-          {confirmLabel}
-        </button>
-      </div>
-    </Dialog>
+    </DialogForm>
   );
 }

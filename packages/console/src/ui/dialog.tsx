@@ -1,6 +1,9 @@
 import type { ComponentChildren } from 'preact';
 import { useId, useLayoutEffect, useRef } from 'preact/hooks';
 
+import type { ConsoleApiError } from '../api/console-api-error.js';
+import { ErrorNotice } from './notices.js';
+
 export interface DialogProps {
   title: string;
   /** Escape, or the dialog's own close or cancel button: the owner unmounts it. */
@@ -43,35 +46,6 @@ export function Dialog({ title, onClose, children }: DialogProps) {
   );
 }
 
-/** Moves focus to the element once it is shown: the first thing to read when a dialog's content changes. */
-export function useFocusOnMount<T extends HTMLElement>() {
-  const ref = useRef<T>(null);
-  useLayoutEffect(() => ref.current?.focus(), []);
-  return ref;
-}
-
-/** A dialog form's buttons: Cancel, and the submit button (disabled while it runs). */
-export function FormButtons({
-  busy,
-  submitLabel,
-  onClose,
-}: {
-  busy: boolean;
-  submitLabel: string;
-  onClose: () => void;
-}) {
-  return (
-    <div class="buttons dialog-buttons">
-      <button type="button" class="button" onClick={onClose}>
-        Cancel
-      </button>
-      <button type="submit" class="button button-primary" disabled={busy}>
-        {submitLabel}
-      </button>
-    </div>
-  );
-}
-
 /** The button that closes a dialog once its result has been read. */
 export function DoneButton({ onClose }: { onClose: () => void }) {
   return (
@@ -80,5 +54,51 @@ export function DoneButton({ onClose }: { onClose: () => void }) {
         Done
       </button>
     </div>
+  );
+}
+
+export interface DialogFormProps extends DialogProps {
+  /** From useSubmit(). */
+  onSubmit: (event: Event) => void;
+  busy: boolean;
+  error: ConsoleApiError | null;
+  /** The form's fields, whose problems are shown under them rather than in the error notice. */
+  fields?: readonly string[];
+  submitLabel: string;
+  /** The submit button destroys something (Revoke, Remove). */
+  danger?: boolean;
+}
+
+/**
+ * A dialog that is one form: its fields, what went wrong, then Cancel and the submit button
+ * (disabled while it runs). Cancel comes first and has focus when the dialog opens, so Enter on a
+ * dialog just opened never destroys anything.
+ */
+export function DialogForm({
+  title,
+  onClose,
+  onSubmit,
+  busy,
+  error,
+  fields = [],
+  submitLabel,
+  danger = false,
+  children,
+}: DialogFormProps) {
+  return (
+    <Dialog title={title} onClose={onClose}>
+      <form onSubmit={onSubmit} noValidate>
+        {children}
+        <ErrorNotice error={error} fields={fields} />
+        <div class="buttons dialog-buttons">
+          <button type="button" class="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" class={danger ? 'button button-danger' : 'button button-primary'} disabled={busy}>
+            {submitLabel}
+          </button>
+        </div>
+      </form>
+    </Dialog>
   );
 }

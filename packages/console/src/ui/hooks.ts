@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 
 import { ConsoleApiError } from '../api/console-api-error.js';
 import { parseRoute, type Route } from '../router.js';
@@ -85,4 +85,53 @@ export function useAction(): Action {
     }
   }, []);
   return { busy, error, run };
+}
+
+export interface Submit extends Omit<Action, 'run'> {
+  /** The form's onSubmit: no page load; `work`, then what follows it. */
+  onSubmit: (event: Event) => void;
+}
+
+/** A form's submission: `work` as one action (busy state, error kept for the form), then `onDone` with its result. */
+export function useSubmit<T>(work: () => Promise<T>, onDone: (result: T) => void): Submit {
+  const { busy, error, run } = useAction();
+  const onSubmit = (event: Event) => {
+    event.preventDefault();
+    void run(work).then((result) => {
+      if (result !== null) onDone(result);
+    });
+  };
+  return { busy, error, onSubmit };
+}
+
+export interface DialogState<D> {
+  /** The dialog open on the page, if any. */
+  dialog: D | null;
+  open: (dialog: D) => void;
+  close: () => void;
+  /** Closes it after its change, and reloads what the change touched. */
+  done: () => void;
+}
+
+/** Which of a page's dialogs is open; one at a time, as the native modal <dialog> allows. */
+export function useDialog<D>(reload: () => void): DialogState<D> {
+  const [dialog, setDialog] = useState<D | null>(null);
+  return {
+    dialog,
+    open: setDialog,
+    close: () => setDialog(null),
+    done: () => {
+      setDialog(null);
+      reload();
+    },
+  };
+}
+
+/** Moves focus to the element once it is shown (when `enabled`): the first thing to read when a dialog's content changes. */
+export function useFocusOnMount<T extends HTMLElement>(enabled = true) {
+  const ref = useRef<T>(null);
+  useLayoutEffect(() => {
+    if (enabled) ref.current?.focus();
+  }, []);
+  return ref;
 }

@@ -16,6 +16,7 @@ const NAV: readonly NavItem[] = [
   { label: 'Usage', route: { page: 'usage' }, pages: ['usage'] },
   { label: 'Audit log', route: { page: 'audit' }, pages: ['audit'] },
   { label: 'Members', route: { page: 'members' }, pages: ['members'] },
+  { label: 'Organisation', route: { page: 'organisation' }, pages: ['organisation'] },
 ];
 const ADMIN_TOKENS: NavItem = { label: 'Admin tokens', route: { page: 'admin-tokens' }, pages: ['admin-tokens'] };
 

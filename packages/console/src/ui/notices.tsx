@@ -5,6 +5,8 @@ const ADVICE: Partial<Record<ConsoleApiError['code'], string>> = {
   role_forbidden: 'Your role does not allow this; an owner can change it under Members.',
   rate_limited: 'Wait a minute, then try again.',
   connection_error: 'Check the connection, then try again.',
+  sso_required: 'Choose “Sign in with single sign-on” below and give your work e-mail address.',
+  sso_not_available: 'Check the address, or sign in with a password: your organisation may not use single sign-on.',
 };
 
 /**

@@ -1,8 +1,8 @@
 import type { ComponentChildren } from 'preact';
 import { useId } from 'preact/hooks';
 
-import { CopyButton } from './copy-button.js';
-import { useFocusOnMount } from './dialog.js';
+import { CopyField } from './copy-field.js';
+import { Dialog, DoneButton } from './dialog.js';
 
 export interface SecretRevealProps {
   /** What the secret is: "API key", "X-Partner-Key", "Invitation link". */
@@ -13,33 +13,37 @@ export interface SecretRevealProps {
 }
 
 /**
- * A secret the service shows this once: read-only, selected on focus, with a Copy button and the
- * warning tied to the field, which gets focus so a screen reader reads both at once.
+ * A secret the service shows this once, with the warning tied to the field, which gets focus so a
+ * screen reader reads both at once.
  */
-export function SecretReveal({ label, secret, children }: SecretRevealProps) {
-  const id = useId();
-  const field = useFocusOnMount<HTMLInputElement>();
+function SecretReveal({ label, secret, children }: SecretRevealProps) {
+  const warning = useId();
   return (
-    <div class="secret">
-      <div class="callout callout-warning" id={`${id}-warning`}>
+    <>
+      <div class="callout callout-warning" id={warning}>
         {children}
       </div>
-      <label for={id}>{label} (shown once)</label>
-      <div class="secret-row">
-        <input
-          ref={field}
-          id={id}
-          class="secret-value"
-          type="text"
-          readOnly
-          value={secret}
-          spellcheck={false}
-          autoComplete="off"
-          aria-describedby={`${id}-warning`}
-          onFocus={(event) => event.currentTarget.select()}
-        />
-        <CopyButton text={secret} label={`Copy the ${label}`} selectText={() => field.current?.select()} />
-      </div>
-    </div>
+      <CopyField label={`${label} (shown once)`} what={label} value={secret} describedBy={warning} focus />
+    </>
+  );
+}
+
+export interface SecretDialogProps extends SecretRevealProps {
+  title: string;
+  onClose: () => void;
+  /** Read after the secret: when the one it replaces stops working. */
+  after?: ComponentChildren;
+}
+
+/** A dialog's last step: the secret just made, and Done. */
+export function SecretDialog({ title, onClose, label, secret, children, after }: SecretDialogProps) {
+  return (
+    <Dialog title={title} onClose={onClose}>
+      <SecretReveal label={label} secret={secret}>
+        {children}
+      </SecretReveal>
+      {after}
+      <DoneButton onClose={onClose} />
+    </Dialog>
   );
 }

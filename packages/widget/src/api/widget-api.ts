@@ -22,8 +22,9 @@ import type {
   WidgetNote,
   WidgetSessionInfo,
 } from '@chartwright/protocol';
+import { errorOfAnswer } from '@chartwright/protocol';
 
-import { errorOfResponse, WidgetApiError } from './widget-api-error.js';
+import { WidgetApiError } from './widget-api-error.js';
 
 /** The widget token the calls carry, and what to do when the service says it has expired. */
 export interface WidgetCredentials {
@@ -187,7 +188,7 @@ export class WidgetApi {
         { cause: error },
       );
     }
-    if (!response.ok) throw await errorOfResponse(response);
+    if (!response.ok) throw await errorOfAnswer(response, WidgetApiError);
     if (response.status === 204) return undefined as T;
     return (await response.json()) as T;
   }

@@ -5,8 +5,10 @@ import type { Busy } from './widget-state.js';
 /** What the clinician reads about a failed call; the service's message names the problem without PHI. */
 export function describe(error: unknown): string {
   if (error instanceof WidgetApiError) {
-    if (error.offline) return 'The Chartwright service cannot be reached. Check the connection and try again.';
-    return error.message;
+    // connection_error: the request never reached the service, or its answer never came back.
+    return error.code === 'connection_error'
+      ? 'The Chartwright service cannot be reached. Check the connection and try again.'
+      : error.message;
   }
   return 'Something went wrong. Try again.';
 }

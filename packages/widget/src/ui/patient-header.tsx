@@ -9,7 +9,7 @@ export function PatientHeader({ patient }: { patient: PatientSummary }) {
       <h2 id="patient-name" class="patient-name">
         {patient.name}
       </h2>
-      {facts.length > 0 && <p class="patient-facts">{facts.join(' · ')}</p>}
+      {facts.length > 0 && <p class="muted">{facts.join(' · ')}</p>}
       <dl class="patient-lists">
         <div>
           <dt>Allergies</dt>

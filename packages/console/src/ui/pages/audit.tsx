@@ -3,11 +3,14 @@ import { useState } from 'preact/hooks';
 
 import { auditExportHref, type AuditFilters } from '../../api/console-api.js';
 import { useConsole } from '../console-context.js';
-import { TextInput } from '../fields.js';
+import { Select, TextInput } from '../fields.js';
+import { FilterForm } from '../filter-form.js';
 import { ACTION_LABELS, ACTOR_KIND_LABELS, formatTime } from '../format.js';
 import { useAction, useResource } from '../hooks.js';
 import { PageTitle } from '../layout.js';
+import { Loaded } from '../loaded.js';
 import { ErrorNotice } from '../notices.js';
+import { RecordsTable } from '../records-table.js';
 
 type Draft = Record<keyof AuditFilters, string>;
 const EMPTY: Draft = { actorKind: '', actorId: '', resourceType: '', resourceId: '', action: '', since: '', until: '' };
@@ -51,8 +54,17 @@ export function AuditPage() {
           Export CSV
         </a>
       </div>
-      <ErrorNotice error={first.error} />
-      {first.data !== null && <AuditTable events={events} />}
+      <Loaded resource={first}>
+        {() => (
+          <RecordsTable
+            caption="Audit records, newest first"
+            columns={COLUMNS}
+            rows={events}
+            row={(event) => <AuditRow key={event.id} event={event} />}
+            empty="No records match."
+          />
+        )}
+      </Loaded>
       <ErrorNotice error={older.error} />
       {nextCursor !== null && (
         <button type="button" class="button" disabled={older.busy} onClick={() => void loadOlder()}>
@@ -63,39 +75,23 @@ export function AuditPage() {
   );
 }
 
-function AuditFilterForm({
-  draft,
-  onDraft,
-  onApply,
-}: {
-  draft: Draft;
-  onDraft: (draft: Draft) => void;
-  onApply: () => void;
-}) {
+/** Choices of a filter: any, or one of a record's labels. */
+const choices = (labels: Readonly<Record<string, string>>) => [['', 'Any'] as const, ...Object.entries(labels)];
+const ACTOR_KINDS = choices(ACTOR_KIND_LABELS);
+const ACTIONS = choices(ACTION_LABELS);
+
+function AuditFilterForm(props: { draft: Draft; onDraft: (draft: Draft) => void; onApply: () => void }) {
+  const { draft, onDraft, onApply } = props;
   const set = (name: keyof Draft) => (value: string) => onDraft({ ...draft, [name]: value });
-  const choice = (name: 'actorKind' | 'action', label: string, labels: Readonly<Record<string, string>>) => (
-    <div class="field">
-      <label for={`audit-${name}`}>{label}</label>
-      <select id={`audit-${name}`} value={draft[name]} onChange={(event) => set(name)(event.currentTarget.value)}>
-        <option value="">Any</option>
-        {Object.entries(labels).map(([value, text]) => (
-          <option key={value} value={value}>
-            {text}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
   return (
-    <form
-      class="filters"
-      aria-label="Audit log filters"
-      onSubmit={(event) => {
-        event.preventDefault();
-        onApply();
-      }}
-    >
-      {choice('actorKind', 'Actor kind', ACTOR_KIND_LABELS)}
+    <FilterForm label="Audit log filters" submitLabel="Filter" onApply={onApply}>
+      <Select
+        id="audit-actorKind"
+        label="Actor kind"
+        value={draft.actorKind}
+        onChange={set('actorKind')}
+        options={ACTOR_KINDS}
+      />
       <TextInput id="audit-actor-id" label="Actor id" value={draft.actorId} onInput={set('actorId')} />
       <TextInput
         id="audit-resource-type"
@@ -104,57 +100,37 @@ function AuditFilterForm({
         onInput={set('resourceType')}
       />
       <TextInput id="audit-resource-id" label="Resource id" value={draft.resourceId} onInput={set('resourceId')} />
-      {choice('action', 'Action', ACTION_LABELS)}
+      <Select id="audit-action" label="Action" value={draft.action} onChange={set('action')} options={ACTIONS} />
       <TextInput id="audit-since" label="Since" type="datetime-local" value={draft.since} onInput={set('since')} />
       <TextInput id="audit-until" label="Until" type="datetime-local" value={draft.until} onInput={set('until')} />
-      <div class="buttons filter-buttons">
-        <button type="submit" class="button button-primary">
-          Filter
-        </button>
-      </div>
-    </form>
+    </FilterForm>
   );
 }
 
-function AuditTable({ events }: { events: readonly AuditEvent[] }) {
-  if (events.length === 0) return <p>No records match.</p>;
+const COLUMNS = ['When', 'Actor', 'Action', 'Resource', 'Outcome', 'Request'];
+
+function AuditRow({ event }: { event: AuditEvent }) {
   return (
-    <table class="records">
-      <caption class="visually-hidden">Audit records, newest first</caption>
-      <thead>
-        <tr>
-          {['When', 'Actor', 'Action', 'Resource', 'Outcome', 'Request'].map((title) => (
-            <th key={title} scope="col">
-              {title}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {events.map((event) => (
-          <tr key={event.id}>
-            <th scope="row" data-label="When">
-              {formatTime(event.occurredAt)}
-            </th>
-            <td data-label="Actor">
-              {ACTOR_KIND_LABELS[event.actor.kind]}
-              {event.actor.id !== null && <span class="id">{event.actor.id}</span>}
-            </td>
-            <td data-label="Action">{ACTION_LABELS[event.action]}</td>
-            <td data-label="Resource">
-              {event.resourceType}
-              {event.resourceId !== null && <span class="id">{event.resourceId}</span>}
-            </td>
-            <td data-label="Outcome" class={event.outcome === 'failure' ? 'outcome-failure' : undefined}>
-              {event.outcome}
-              {event.status !== null && ` (${event.status}${event.errorCode === null ? '' : ` ${event.errorCode}`})`}
-            </td>
-            <td data-label="Request">
-              <span class="id">{event.requestId ?? '—'}</span>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <tr>
+      <th scope="row" data-label="When">
+        {formatTime(event.occurredAt)}
+      </th>
+      <td data-label="Actor">
+        {ACTOR_KIND_LABELS[event.actor.kind]}
+        {event.actor.id !== null && <span class="id">{event.actor.id}</span>}
+      </td>
+      <td data-label="Action">{ACTION_LABELS[event.action]}</td>
+      <td data-label="Resource">
+        {event.resourceType}
+        {event.resourceId !== null && <span class="id">{event.resourceId}</span>}
+      </td>
+      <td data-label="Outcome" class={event.outcome === 'failure' ? 'outcome-failure' : undefined}>
+        {event.outcome}
+        {event.status !== null && ` (${event.status}${event.errorCode === null ? '' : ` ${event.errorCode}`})`}
+      </td>
+      <td data-label="Request">
+        <span class="id">{event.requestId ?? '—'}</span>
+      </td>
+    </tr>
   );
 }

@@ -2,14 +2,13 @@ import type { ApiKey, Environment, IssuedApiKey, RotatedApiKey } from '@chartwri
 import { useState } from 'preact/hooks';
 
 import { useConsole } from '../console-context.js';
-import { Dialog, DoneButton, FormButtons } from '../dialog.js';
+import { DialogForm } from '../dialog.js';
 import { EnvironmentChoice } from '../environment-choice.js';
 import { TextInput } from '../fields.js';
 import { DEFAULT_GRACE_SECONDS, ENVIRONMENT_LABELS, formatTime } from '../format.js';
-import { useAction } from '../hooks.js';
-import { ErrorNotice } from '../notices.js';
+import { useSubmit } from '../hooks.js';
 import { GraceSelect } from '../rotation.js';
-import { SecretReveal } from '../secret-reveal.js';
+import { SecretDialog } from '../secret-reveal.js';
 
 /** Said with every new key: where an sk_ key may live, and what browsers use instead. */
 function KeyWarning() {
@@ -38,43 +37,44 @@ export function CreateKeyDialog({ projectId, environments, onCreated, onClose }:
   const [environment, setEnvironment] = useState<Environment>(environments[0] ?? 'test');
   const [name, setName] = useState('');
   const [issued, setIssued] = useState<IssuedApiKey | null>(null);
-  const { busy, error, run } = useAction();
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    const trimmed = name.trim();
-    const result = await run(() =>
-      api.createApiKey(projectId, { environment, ...(trimmed === '' ? {} : { name: trimmed }) }),
-    );
-    if (result === null) return;
-    setIssued(result);
-    onCreated();
-  };
+  const trimmed = name.trim();
+  const form = useSubmit(
+    () => api.createApiKey(projectId, { environment, ...(trimmed === '' ? {} : { name: trimmed }) }),
+    (result) => {
+      setIssued(result);
+      onCreated();
+    },
+  );
   if (issued !== null) {
     return (
-      <Dialog title={`Key created: ${issued.key.name}`} onClose={onClose}>
-        <SecretReveal label={`${ENVIRONMENT_LABELS[issued.key.environment]} API key`} secret={issued.secret}>
-          <KeyWarning />
-        </SecretReveal>
-        <DoneButton onClose={onClose} />
-      </Dialog>
+      <SecretDialog
+        title={`Key created: ${issued.key.name}`}
+        onClose={onClose}
+        label={`${ENVIRONMENT_LABELS[issued.key.environment]} API key`}
+        secret={issued.secret}
+      >
+        <KeyWarning />
+      </SecretDialog>
     );
   }
   return (
-    <Dialog title="Create an API key" onClose={onClose}>
-      <form onSubmit={(event) => void submit(event)} noValidate>
-        <EnvironmentChoice value={environment} onChange={setEnvironment} environments={environments} />
-        <TextInput
-          id="key-name"
-          label="Name"
-          hint="What uses it, such as “backend” or “billing job”. Default: default."
-          value={name}
-          onInput={setName}
-          problems={error?.problemsOf('name') ?? []}
-        />
-        <ErrorNotice error={error} fields={['name', 'environment']} />
-        <FormButtons busy={busy} submitLabel="Create key" onClose={onClose} />
-      </form>
-    </Dialog>
+    <DialogForm
+      title="Create an API key"
+      onClose={onClose}
+      {...form}
+      fields={['name', 'environment']}
+      submitLabel="Create key"
+    >
+      <EnvironmentChoice value={environment} onChange={setEnvironment} environments={environments} />
+      <TextInput
+        id="key-name"
+        label="Name"
+        hint="What uses it, such as “backend” or “billing job”. Default: default."
+        value={name}
+        onInput={setName}
+        problems={form.error?.problemsOf('name')}
+      />
+    </DialogForm>
   );
 }
 
@@ -90,45 +90,40 @@ export function RotateKeyDialog({ projectId, apiKey, onRotated, onClose }: Rotat
   const { api } = useConsole();
   const [graceSeconds, setGraceSeconds] = useState(DEFAULT_GRACE_SECONDS);
   const [rotated, setRotated] = useState<RotatedApiKey | null>(null);
-  const { busy, error, run } = useAction();
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    const result = await run(() => api.rotateApiKey(projectId, apiKey.id, { graceSeconds }));
-    if (result === null) return;
-    setRotated(result);
-    onRotated();
-  };
+  const form = useSubmit(
+    () => api.rotateApiKey(projectId, apiKey.id, { graceSeconds }),
+    (result) => {
+      setRotated(result);
+      onRotated();
+    },
+  );
   if (rotated !== null) {
     const { replacement, previous } = rotated;
+    const end =
+      previous.status === 'grace' ? `keeps working until ${formatTime(previous.expiresAt)}.` : 'stopped working now.';
     return (
-      <Dialog title={`Key rotated: ${apiKey.name}`} onClose={onClose}>
-        <SecretReveal
-          label={`New ${ENVIRONMENT_LABELS[replacement.key.environment]} API key`}
-          secret={replacement.secret}
-        >
-          <KeyWarning />
-        </SecretReveal>
-        <p class="old-key-end">
-          The old key <code>{previous.hint}</code>{' '}
-          {previous.status === 'grace'
-            ? `keeps working until ${formatTime(previous.expiresAt)}.`
-            : 'stopped working now.'}
-        </p>
-        <DoneButton onClose={onClose} />
-      </Dialog>
+      <SecretDialog
+        title={`Key rotated: ${apiKey.name}`}
+        onClose={onClose}
+        label={`New ${ENVIRONMENT_LABELS[replacement.key.environment]} API key`}
+        secret={replacement.secret}
+        after={
+          <p class="old-key-end">
+            The old key <code>{previous.hint}</code> {end}
+          </p>
+        }
+      >
+        <KeyWarning />
+      </SecretDialog>
     );
   }
   return (
-    <Dialog title={`Rotate ${apiKey.name}`} onClose={onClose}>
-      <form onSubmit={(event) => void submit(event)} noValidate>
-        <p>
-          A new key is issued now. The old key <code>{apiKey.hint}</code> keeps working for the period you choose, so
-          you can replace it everywhere first.
-        </p>
-        <GraceSelect value={graceSeconds} onChange={setGraceSeconds} />
-        <ErrorNotice error={error} />
-        <FormButtons busy={busy} submitLabel="Rotate key" onClose={onClose} />
-      </form>
-    </Dialog>
+    <DialogForm title={`Rotate ${apiKey.name}`} onClose={onClose} {...form} submitLabel="Rotate key">
+      <p>
+        A new key is issued now. The old key <code>{apiKey.hint}</code> keeps working for the period you choose, so you
+        can replace it everywhere first.
+      </p>
+      <GraceSelect value={graceSeconds} onChange={setGraceSeconds} />
+    </DialogForm>
   );
 }

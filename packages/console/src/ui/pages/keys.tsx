@@ -1,15 +1,18 @@
 import { credentialPermission, ENVIRONMENTS, type ApiKey, type Environment } from '@chartwright/protocol';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect } from 'preact/hooks';
 
+import { PageAction, RowButton } from '../buttons.js';
 import { ConfirmDialog } from '../confirm-dialog.js';
 import { useConsole } from '../console-context.js';
 import { ENVIRONMENT_LABELS, formatTime } from '../format.js';
-import { useResource } from '../hooks.js';
-import { ErrorNotice } from '../notices.js';
+import { useDialog, useResource } from '../hooks.js';
+import { Loaded } from '../loaded.js';
+import { Panel } from '../panel.js';
+import { RecordsTable } from '../records-table.js';
 import { CreateKeyDialog, RotateKeyDialog } from './key-dialogs.js';
 import { ProjectHeader } from './project-header.js';
 
-type OpenDialog = { kind: 'create' } | { kind: 'rotate'; key: ApiKey } | { kind: 'revoke'; key: ApiKey } | null;
+type OpenDialog = { kind: 'create' } | { kind: 'rotate' | 'revoke'; key: ApiKey };
 
 /** The mark's name; the console bench (packages/server/tools/bench/console-scenario.ts) waits for it. */
 const KEYS_LISTED_MARK = 'chartwright:keys-listed';
@@ -29,9 +32,8 @@ export function KeysPage({ projectId }: { projectId: string }) {
   const { api, can } = useConsole();
   const keys = useResource(() => api.apiKeys(projectId), projectId);
   useListedMark(keys.data !== null);
-  const [dialog, setDialog] = useState<OpenDialog>(null);
+  const { dialog, open, close, done } = useDialog<OpenDialog>(keys.reload);
   const creatable = ENVIRONMENTS.filter((environment) => can(credentialPermission(environment)));
-  const close = () => setDialog(null);
   return (
     <>
       <ProjectHeader projectId={projectId} section="keys" />
@@ -39,24 +41,19 @@ export function KeysPage({ projectId }: { projectId: string }) {
         Servers authenticate with these keys (Authorization: Bearer sk_…). Keys are shown once, when made; here you see
         their hints.
       </p>
-      {creatable.length > 0 && (
-        <div class="buttons">
-          <button type="button" class="button button-primary" onClick={() => setDialog({ kind: 'create' })}>
-            Create key
-          </button>
-        </div>
-      )}
-      <ErrorNotice error={keys.error} />
-      {keys.data !== null &&
-        SECTION_ORDER.map((environment) => (
-          <KeySection
-            key={environment}
-            environment={environment}
-            keys={keys.data?.filter((key) => key.environment === environment) ?? []}
-            onRotate={(key) => setDialog({ kind: 'rotate', key })}
-            onRevoke={(key) => setDialog({ kind: 'revoke', key })}
-          />
-        ))}
+      {creatable.length > 0 && <PageAction label="Create key" onClick={() => open({ kind: 'create' })} />}
+      <Loaded resource={keys}>
+        {(data) =>
+          SECTION_ORDER.map((environment) => (
+            <KeySection
+              key={environment}
+              environment={environment}
+              keys={data.filter((key) => key.environment === environment)}
+              onAction={(kind, key) => open({ kind, key })}
+            />
+          ))
+        }
+      </Loaded>
       {dialog?.kind === 'create' && (
         <CreateKeyDialog projectId={projectId} environments={creatable} onCreated={keys.reload} onClose={close} />
       )}
@@ -68,10 +65,7 @@ export function KeysPage({ projectId }: { projectId: string }) {
           title={`Revoke ${dialog.key.name}?`}
           confirmLabel="Revoke key"
           action={() => api.revokeApiKey(projectId, dialog.key.id)}
-          onDone={() => {
-            close();
-            keys.reload();
-          }}
+          onDone={done}
           onClose={close}
         >
           <p>
@@ -84,49 +78,33 @@ export function KeysPage({ projectId }: { projectId: string }) {
   );
 }
 
+const COLUMNS = ['Name', 'Environment', 'Key', 'Created', 'Created by', 'Last used', 'Status'];
+
 interface KeySectionProps {
   environment: Environment;
   keys: readonly ApiKey[];
-  onRotate: (key: ApiKey) => void;
-  onRevoke: (key: ApiKey) => void;
+  onAction: (kind: 'rotate' | 'revoke', key: ApiKey) => void;
 }
 
-function KeySection({ environment, keys, onRotate, onRevoke }: KeySectionProps) {
+function KeySection({ environment, keys, onAction }: KeySectionProps) {
   const { can } = useConsole();
   const manageable = can(credentialPermission(environment));
-  const titleId = `keys-${environment}`;
   return (
-    <section class="panel" aria-labelledby={titleId}>
-      <h2 id={titleId}>{ENVIRONMENT_LABELS[environment]}</h2>
+    <Panel title={ENVIRONMENT_LABELS[environment]}>
       {!manageable && <p class="muted">Your role lets you see these keys but not create, rotate or revoke them.</p>}
-      {keys.length === 0 ? (
-        <p>No {environment} keys.</p>
-      ) : (
-        <table class="records">
-          <caption class="visually-hidden">{ENVIRONMENT_LABELS[environment]} keys</caption>
-          <thead>
-            <tr>
-              {['Name', 'Environment', 'Key', 'Created', 'Created by', 'Last used', 'Status'].map((title) => (
-                <th key={title} scope="col">
-                  {title}
-                </th>
-              ))}
-              {manageable && <th scope="col">Actions</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {keys.map((key) => (
-              <KeyRow key={key.id} apiKey={key} manageable={manageable} onRotate={onRotate} onRevoke={onRevoke} />
-            ))}
-          </tbody>
-        </table>
-      )}
-    </section>
+      <RecordsTable
+        caption={`${ENVIRONMENT_LABELS[environment]} keys`}
+        columns={manageable ? [...COLUMNS, 'Actions'] : COLUMNS}
+        rows={keys}
+        row={(key) => <KeyRow key={key.id} apiKey={key} manageable={manageable} onAction={onAction} />}
+        empty={`No ${environment} keys.`}
+      />
+    </Panel>
   );
 }
 
-function KeyRow(props: { apiKey: ApiKey; manageable: boolean } & Pick<KeySectionProps, 'onRotate' | 'onRevoke'>) {
-  const { apiKey: key, manageable, onRotate, onRevoke } = props;
+function KeyRow(props: { apiKey: ApiKey; manageable: boolean } & Pick<KeySectionProps, 'onAction'>) {
+  const { apiKey: key, manageable, onAction } = props;
   const usable = key.status === 'active' || key.status === 'grace';
   return (
     <tr class={usable ? undefined : 'record-ended'}>
@@ -149,13 +127,9 @@ function KeyRow(props: { apiKey: ApiKey; manageable: boolean } & Pick<KeySection
           {usable ? (
             <span class="buttons">
               {key.status === 'active' && (
-                <button type="button" class="button button-small" onClick={() => onRotate(key)}>
-                  Rotate<span class="visually-hidden"> {key.name}</span>
-                </button>
+                <RowButton label="Rotate" record={key.name} onClick={() => onAction('rotate', key)} />
               )}
-              <button type="button" class="button button-small button-danger" onClick={() => onRevoke(key)}>
-                Revoke<span class="visually-hidden"> {key.name}</span>
-              </button>
+              <RowButton label="Revoke" record={key.name} danger onClick={() => onAction('revoke', key)} />
             </span>
           ) : (
             '—'
@@ -165,7 +139,6 @@ function KeyRow(props: { apiKey: ApiKey; manageable: boolean } & Pick<KeySection
     </tr>
   );
 }
-
 function KeyStatus({ apiKey: key }: { apiKey: ApiKey }) {
   switch (key.status) {
     case 'active':

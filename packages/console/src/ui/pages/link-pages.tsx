@@ -5,7 +5,7 @@ import type { ConsoleApi } from '../../api/console-api.js';
 import type { ConsoleApiError } from '../../api/console-api-error.js';
 import { AuthFrame } from '../auth-frame.js';
 import { formatTime, ROLE_LABELS } from '../format.js';
-import { useAction, useResource } from '../hooks.js';
+import { useResource, useSubmit } from '../hooks.js';
 import { TextInput } from '../fields.js';
 import { ErrorNotice } from '../notices.js';
 
@@ -83,7 +83,7 @@ function PasswordField({
       hint={PASSWORD_HINT}
       value={value}
       onInput={onInput}
-      problems={error?.problemsOf('password') ?? []}
+      problems={error?.problemsOf('password')}
     />
   );
 }
@@ -92,15 +92,12 @@ function SetupForm({ api, token, onSignedIn }: FormProps) {
   const [values, setValues] = useState({ organisationName: '', name: '', email: '', password: '' });
   const set = (field: keyof typeof values) => (value: string) =>
     setValues((previous) => ({ ...previous, [field]: value }));
-  const { busy, error, run } = useAction();
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    const session = await run(() => api.completeSetup({ token, ...values, email: values.email.trim() }));
-    if (session !== null) onSignedIn(session);
-  };
-  const fields = ['organisationName', 'name', 'email', 'password'];
+  const { busy, error, onSubmit } = useSubmit(
+    () => api.completeSetup({ token, ...values, email: values.email.trim() }),
+    onSignedIn,
+  );
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate>
+    <form onSubmit={onSubmit} noValidate>
       <p>You are the organisation’s first owner. There is no default password: choose yours now.</p>
       <TextInput
         id="setup-organisation"
@@ -108,7 +105,7 @@ function SetupForm({ api, token, onSignedIn }: FormProps) {
         autoComplete="organization"
         value={values.organisationName}
         onInput={set('organisationName')}
-        problems={error?.problemsOf('organisationName') ?? []}
+        problems={error?.problemsOf('organisationName')}
       />
       <TextInput
         id="setup-name"
@@ -116,7 +113,7 @@ function SetupForm({ api, token, onSignedIn }: FormProps) {
         autoComplete="name"
         value={values.name}
         onInput={set('name')}
-        problems={error?.problemsOf('name') ?? []}
+        problems={error?.problemsOf('name')}
       />
       <TextInput
         id="setup-email"
@@ -125,10 +122,10 @@ function SetupForm({ api, token, onSignedIn }: FormProps) {
         autoComplete="username"
         value={values.email}
         onInput={set('email')}
-        problems={error?.problemsOf('email') ?? []}
+        problems={error?.problemsOf('email')}
       />
       <PasswordField value={values.password} onInput={set('password')} error={error} />
-      <ErrorNotice error={error} fields={fields} />
+      <ErrorNotice error={error} fields={['organisationName', 'name', 'email', 'password']} />
       <button type="submit" class="button button-primary" disabled={busy}>
         Create the owner and sign in
       </button>
@@ -139,14 +136,9 @@ function SetupForm({ api, token, onSignedIn }: FormProps) {
 function InvitationForm({ api, token, onSignedIn, link }: FormProps) {
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
-  const { busy, error, run } = useAction();
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    const session = await run(() => api.acceptInvitation({ token, name, password }));
-    if (session !== null) onSignedIn(session);
-  };
+  const { busy, error, onSubmit } = useSubmit(() => api.acceptInvitation({ token, name, password }), onSignedIn);
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate>
+    <form onSubmit={onSubmit} noValidate>
       <dl class="facts">
         <dt>Organisation</dt>
         <dd>{link.organisationName}</dd>
@@ -163,7 +155,7 @@ function InvitationForm({ api, token, onSignedIn, link }: FormProps) {
         autoComplete="name"
         value={name}
         onInput={setName}
-        problems={error?.problemsOf('name') ?? []}
+        problems={error?.problemsOf('name')}
       />
       <PasswordField value={password} onInput={setPassword} error={error} />
       <ErrorNotice error={error} fields={['name', 'password']} />

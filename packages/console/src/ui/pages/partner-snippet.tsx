@@ -1,6 +1,7 @@
 import { useRef } from 'preact/hooks';
 
 import { CopyButton } from '../copy-button.js';
+import { Panel } from '../panel.js';
 
 /**
  * What a partner's backend runs to mint a widget token (docs/widget-protocol.md § 2): Node's fetch,
@@ -35,11 +36,10 @@ export function PartnerSnippet() {
     if (code.current !== null && selection !== null) selection.selectAllChildren(code.current);
   };
   return (
-    <section class="panel" aria-labelledby="snippet-title">
-      <div class="panel-head">
-        <h2 id="snippet-title">Minting widget tokens</h2>
-        <CopyButton text={snippet} label="Copy the widget token snippet" selectText={select} />
-      </div>
+    <Panel
+      title="Minting widget tokens"
+      actions={<CopyButton text={snippet} label="Copy the widget token snippet" selectText={select} />}
+    >
       <p class="muted">
         The EMR’s server asks for a widget token with its partner key (Node.js 18 or later), then embeds the widget with
         it.
@@ -47,6 +47,6 @@ export function PartnerSnippet() {
       <pre class="snippet" tabIndex={0} aria-label="Widget token snippet (Node.js)">
         <code ref={code}>{snippet}</code>
       </pre>
-    </section>
+    </Panel>
   );
 }

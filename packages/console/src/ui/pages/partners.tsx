@@ -1,24 +1,28 @@
 import { credentialPermission, ENVIRONMENTS, type Partner } from '@chartwright/protocol';
-import { useState } from 'preact/hooks';
 
+import { PageAction, RowButton } from '../buttons.js';
 import { ConfirmDialog } from '../confirm-dialog.js';
 import { useConsole } from '../console-context.js';
 import { ENVIRONMENT_LABELS, formatDuration, formatTime } from '../format.js';
-import { useResource } from '../hooks.js';
-import { ErrorNotice } from '../notices.js';
+import { useDialog, useResource } from '../hooks.js';
+import { Loaded } from '../loaded.js';
+import { Panel } from '../panel.js';
+import { RecordsTable } from '../records-table.js';
 import { EditOriginsDialog, RegisterPartnerDialog, RotatePartnerDialog } from './partner-dialogs.js';
 import { PartnerSnippet } from './partner-snippet.js';
 import { ProjectHeader } from './project-header.js';
 
-type OpenDialog = { kind: 'register' } | { kind: 'origins' | 'rotate' | 'revoke'; partner: Partner } | null;
+type PartnerAction = 'origins' | 'rotate' | 'revoke';
+type OpenDialog = { kind: 'register' } | { kind: PartnerAction; partner: Partner };
+
+const COLUMNS = ['Name', 'Environment', 'Key', 'Allowed origins', 'Longest token', 'Status', 'Created', 'Actions'];
 
 /** Settings → Partners: the EMRs that embed the widget, their origins and keys, and the token snippet. */
 export function PartnersPage({ projectId }: { projectId: string }) {
   const { api, can } = useConsole();
   const partners = useResource(() => api.partners(projectId), projectId);
-  const [dialog, setDialog] = useState<OpenDialog>(null);
+  const { dialog, open, close, done } = useDialog<OpenDialog>(partners.reload);
   const registrable = ENVIRONMENTS.filter((environment) => can(credentialPermission(environment)));
-  const close = () => setDialog(null);
   const changed = { projectId, onChanged: partners.reload, onClose: close };
   return (
     <>
@@ -26,20 +30,22 @@ export function PartnersPage({ projectId }: { projectId: string }) {
       <p class="muted">
         EMR vendors whose pages embed the widget. Their servers mint widget tokens with the partner key.
       </p>
-      {registrable.length > 0 && (
-        <div class="buttons">
-          <button type="button" class="button button-primary" onClick={() => setDialog({ kind: 'register' })}>
-            Register partner
-          </button>
-        </div>
-      )}
-      <ErrorNotice error={partners.error} />
-      {partners.data !== null && (
-        <section class="panel" aria-labelledby="partners-title">
-          <h2 id="partners-title">Registered partners</h2>
-          <PartnerTable partners={partners.data} onAction={(kind, partner) => setDialog({ kind, partner })} />
-        </section>
-      )}
+      {registrable.length > 0 && <PageAction label="Register partner" onClick={() => open({ kind: 'register' })} />}
+      <Loaded resource={partners}>
+        {(data) => (
+          <Panel title="Registered partners">
+            <RecordsTable
+              caption="Partners"
+              columns={COLUMNS}
+              rows={data}
+              row={(partner) => (
+                <PartnerRow key={partner.id} partner={partner} onAction={(kind) => open({ kind, partner })} />
+              )}
+              empty="No partners yet."
+            />
+          </Panel>
+        )}
+      </Loaded>
       <PartnerSnippet />
       {dialog?.kind === 'register' && <RegisterPartnerDialog {...changed} environments={registrable} />}
       {dialog?.kind === 'origins' && <EditOriginsDialog {...changed} partner={dialog.partner} />}
@@ -49,10 +55,7 @@ export function PartnersPage({ projectId }: { projectId: string }) {
           title={`Revoke ${dialog.partner.name}?`}
           confirmLabel="Revoke partner"
           action={() => api.revokePartner(projectId, dialog.partner.id)}
-          onDone={() => {
-            close();
-            partners.reload();
-          }}
+          onDone={done}
           onClose={close}
         >
           <p>
@@ -65,50 +68,10 @@ export function PartnersPage({ projectId }: { projectId: string }) {
   );
 }
 
-interface PartnerTableProps {
-  partners: readonly Partner[];
-  onAction: (kind: 'origins' | 'rotate' | 'revoke', partner: Partner) => void;
-}
-
-function PartnerTable({ partners, onAction }: PartnerTableProps) {
-  if (partners.length === 0) return <p>No partners yet.</p>;
-  return (
-    <table class="records">
-      <caption class="visually-hidden">Partners</caption>
-      <thead>
-        <tr>
-          {['Name', 'Environment', 'Key', 'Allowed origins', 'Longest token', 'Status', 'Created', 'Actions'].map(
-            (title) => (
-              <th key={title} scope="col">
-                {title}
-              </th>
-            ),
-          )}
-        </tr>
-      </thead>
-      <tbody>
-        {partners.map((partner) => (
-          <PartnerRow key={partner.id} partner={partner} onAction={onAction} />
-        ))}
-      </tbody>
-    </table>
-  );
-}
-
-function PartnerRow({ partner, onAction }: { partner: Partner } & Pick<PartnerTableProps, 'onAction'>) {
+function PartnerRow({ partner, onAction }: { partner: Partner; onAction: (kind: PartnerAction) => void }) {
   const { can } = useConsole();
   const active = partner.status === 'active';
   const manageable = active && can(credentialPermission(partner.environment));
-  const action = (kind: 'origins' | 'rotate' | 'revoke', label: string) => (
-    <button
-      type="button"
-      class={`button button-small${kind === 'revoke' ? ' button-danger' : ''}`}
-      onClick={() => onAction(kind, partner)}
-    >
-      {label}
-      <span class="visually-hidden"> {partner.name}</span>
-    </button>
-  );
   return (
     <tr class={active ? undefined : 'record-ended'}>
       <th scope="row" data-label="Name">
@@ -137,9 +100,9 @@ function PartnerRow({ partner, onAction }: { partner: Partner } & Pick<PartnerTa
       <td data-label="Actions">
         {manageable ? (
           <span class="buttons">
-            {action('origins', 'Edit origins')}
-            {action('rotate', 'Rotate secret')}
-            {action('revoke', 'Revoke')}
+            <RowButton label="Edit origins" record={partner.name} onClick={() => onAction('origins')} />
+            <RowButton label="Rotate secret" record={partner.name} onClick={() => onAction('rotate')} />
+            <RowButton label="Revoke" record={partner.name} danger onClick={() => onAction('revoke')} />
           </span>
         ) : (
           '—'

@@ -2,7 +2,7 @@ import { hrefOf } from '../../router.js';
 import { useConsole } from '../console-context.js';
 import { useResource } from '../hooks.js';
 import { PageTitle } from '../layout.js';
-import { ErrorNotice } from '../notices.js';
+import { Loaded } from '../loaded.js';
 
 const SECTIONS = [
   { page: 'keys', label: 'API keys' },
@@ -32,12 +32,15 @@ export function ProjectHeader({ projectId, section }: { projectId: string; secti
           ))}
         </ul>
       </PageTitle>
-      <ErrorNotice error={projects.error} />
-      {projects.data !== null && project === undefined && (
-        <p class="callout callout-error" role="alert">
-          No project of the organisation has the id {projectId}.
-        </p>
-      )}
+      <Loaded resource={projects}>
+        {() =>
+          project === undefined && (
+            <p class="callout callout-error" role="alert">
+              No project of the organisation has the id {projectId}.
+            </p>
+          )
+        }
+      </Loaded>
     </>
   );
 }

@@ -6,6 +6,7 @@ import { AdminTokensPage } from './admin-tokens.js';
 import { AuditPage } from './audit.js';
 import { KeysPage } from './keys.js';
 import { MembersPage } from './members.js';
+import { OrganisationPage } from './organisation.js';
 import { PartnersPage } from './partners.js';
 import { ProjectsPage } from './projects.js';
 import { UsagePage } from './usage.js';
@@ -25,6 +26,8 @@ export function SignedInPage({ route }: { route: Route }) {
       return <AuditPage />;
     case 'members':
       return <MembersPage />;
+    case 'organisation':
+      return <OrganisationPage />;
     case 'admin-tokens':
       return <AdminTokensPage />;
     case 'sign-in':
