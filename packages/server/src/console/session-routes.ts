@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 import { AppError } from '../errors.js';
-import { failuresFromAddress, throttleFailures } from '../http/rate-limit.js';
+import { enforceRateLimit, failuresFromAddress, MINUTE_MS, throttleFailures } from '../http/rate-limit.js';
 import { route, type Area } from '../http/route.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { ConsoleMemberRow } from '../store/console-members.js';
@@ -106,17 +106,13 @@ function passwordSignInRoute(open: Area<'none', null>, options: ConsoleSessionRo
 
 function singleSignOnRoutes(open: Area<'none', null>, options: ConsoleSessionRouteOptions): void {
   const { sso, rateLimiter } = options;
-  route(open, 'startConsoleSso', ({ body, request, reply }) =>
-    throttleFailures(
-      reply,
-      rateLimiter,
-      {
-        ...failuresFromAddress(`console-sso-failures:${request.ip}`, options.failuresPerMinute),
-        counts: (error) => error.code === 'sso_not_available',
-      },
-      () => sso.start(body.email),
-    ),
-  );
+  // Every start counts, answered or not: each stores a sign-in waiting at the provider, and an
+  // address probing which e-mails have single sign-on learns as little as one guessing passwords.
+  route(open, 'startConsoleSso', async ({ body, request, reply }) => {
+    const decision = await rateLimiter.hit(`console-sso-start:${request.ip}`, options.failuresPerMinute, MINUTE_MS);
+    enforceRateLimit(reply, decision, 'Too many single sign-on attempts from this address; try again later.');
+    return sso.start(body.email);
+  });
 
   // The provider sends the browser here: answers are redirects into the console, never JSON.
   route(open, 'completeConsoleSso', async ({ request, reply }) => {

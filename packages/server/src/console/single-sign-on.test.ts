@@ -148,6 +148,19 @@ describe('single sign-on with an OpenID provider', () => {
     expect(unavailable.json()).toMatchObject({ error: { code: 'sso_not_available' } });
   });
 
+  it('limits single sign-on starts per client address, answered or not', async () => {
+    await switchOn(true);
+    const start = (email: string) =>
+      h.request({ method: 'POST', url: '/api/v1/console/sso/start', payload: { email } });
+    for (let attempt = 0; attempt < 10; attempt += 1) {
+      expect((await start('dev@clinic.example')).statusCode).toBe(200);
+      expect((await start(`nobody${attempt}@elsewhere.example`)).statusCode).toBe(404);
+    }
+    const refused = await start('dev@clinic.example');
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
   it('checks the provider before switching on, and lets only owners change it', async () => {
     const unreachable = await owner.request({
       method: 'PUT',
