@@ -66,6 +66,7 @@ describe('starting the service', () => {
 
     const first = start(dir, env);
     await waitForReady(baseUrl, first);
+    expect(first.stdout()).toContain(`Chartwright is running: API ${baseUrl}/api/v1`);
     const key = /sk_test_[0-9A-Za-z]{43}/.exec(first.stdout())?.[0];
     expect(key).toBeDefined();
     expect(first.stdout()).toContain(`curl -s ${baseUrl}/api/v1/templates -H "Authorization: Bearer ${key}"`);
@@ -105,6 +106,9 @@ describe('starting the service', () => {
     await waitForReady(baseUrl, second);
     expect(second.stdout()).not.toMatch(/sk_test_/);
     expect(second.stdout()).not.toContain('/console#/setup/');
+    // Every start says where the API and the console are, and how to get a key.
+    expect(second.stdout()).toContain(`Chartwright is running: API ${baseUrl}/api/v1`);
+    expect(second.stdout()).toContain(`console: ${baseUrl}/console — keys under Settings → API keys`);
     const again = await fetch(`${baseUrl}/api/v1/templates`, { headers: { authorization: `Bearer ${key}` } });
     expect(again.status).toBe(200);
     second.child.kill('SIGTERM');

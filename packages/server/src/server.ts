@@ -6,7 +6,7 @@ import { createRecognizer } from './asr/create-recognizer.js';
 import type { Recognizer } from './asr/recognizer.js';
 import { systemClock } from './clock.js';
 import { loadConfig, type Config } from './config/config.js';
-import { consoleSetupBanner } from './console/first-start.js';
+import { startBanner } from './console/first-start.js';
 import { demoBanner, seedDemoPartner, seedDemoProject } from './demo.js';
 import { createLogger, flushLogs } from './logger.js';
 import { openRuntime, type Runtime } from './runtime.js';
@@ -60,8 +60,7 @@ export async function createServer(env: Readonly<Record<string, string | undefin
     'chartwright started',
   );
   if (seed !== null) process.stdout.write(demoBanner(seed, config.sandboxBaseUrl));
-  const setup = await consoleSetupBanner(createRepositories(runtime.database), systemClock, config.publicBaseUrl);
-  if (setup !== null) process.stdout.write(setup);
+  process.stdout.write(await startBanner(createRepositories(runtime.database), systemClock, config));
 
   let stopping: Promise<number> | null = null;
   const stop = () => {
