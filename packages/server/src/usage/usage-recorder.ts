@@ -6,6 +6,7 @@ import type { Clock } from '../clock.js';
 import type { Repositories } from '../store/repositories.js';
 
 const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
 const FLUSH_INTERVAL_MS = 60_000;
 
 /** The UTC day of an instant, YYYY-MM-DD. */
@@ -24,6 +25,9 @@ export class UsageRecorder {
   /** The hour each key's last use was written for, so it is written once an hour at most. */
   readonly #keyHoursWritten = new Map<string, number>();
   #timer: NodeJS.Timeout | undefined;
+  #day = '';
+  /** Start of the day `#day` names; -Infinity until the first count. */
+  #dayStarts = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly repositories: Repositories,
@@ -33,11 +37,21 @@ export class UsageRecorder {
 
   count(scope: ProjectScope, metric: UsageMetric, amount = 1): void {
     if (amount <= 0) return;
-    const day = utcDay(this.clock.now());
+    const day = this.today();
     const key = `${scope.projectId}\n${scope.environment}\n${day}\n${metric}`;
     const entry = this.#counts.get(key);
     if (entry === undefined) this.#counts.set(key, { scope, day, metric, count: amount });
     else entry.count += amount;
+  }
+
+  /** The UTC day, formatted once a day rather than on every request (this is the REST hot path). */
+  private today(): string {
+    const now = this.clock.now();
+    if (now < this.#dayStarts || now >= this.#dayStarts + DAY_MS) {
+      this.#dayStarts = now - (now % DAY_MS);
+      this.#day = utcDay(now);
+    }
+    return this.#day;
   }
 
   keyUsed(apiKeyId: string): void {
