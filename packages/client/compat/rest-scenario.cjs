@@ -1,5 +1,5 @@
-// The REST surface (and the management client) exercised on an older Node by the BUILT package, once through `import` and once
-// through `require` (node18-esm.mjs, node18-cjs.cjs). Prints one JSON line for the test to check.
+// The REST surface (and the management client) exercised by the INSTALLED package (installed-package.int.test.ts), on Node 18
+// and 20, once through `import` and once through `require` (rest-esm.mjs, rest-cjs.cjs). Prints one JSON line for the test to check.
 'use strict';
 
 async function outcome(promise) {

@@ -1,5 +1,6 @@
-// Builds the package: an ES module (dist/index.js) with type declarations, and a minified
-// script-tag bundle (dist/chartwright-embed.min.js) that defines `window.Chartwright.mountWidget`.
+// Builds the package: an ES module (dist/index.js) with type declarations, its CommonJS twin
+// (dist/cjs/index.js, for bundlers and test runners that `require`), and a minified script-tag
+// bundle (dist/chartwright-embed.min.js) that defines `window.Chartwright.mountWidget`.
 // Both must be free of zod and of any other runtime code from @chartwright/protocol: the helper
 // takes only types from it. `--if-stale` skips the build when dist is newer than every input.
 import { execFileSync } from 'node:child_process';
@@ -9,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 import { build } from 'esbuild';
 
+import { writeCommonJsDeclarations } from '../../../scripts/commonjs-declarations.mjs';
 import { runBuildScript } from '../../../scripts/staged-build.mjs';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -39,8 +41,10 @@ async function buildInto(out) {
     logLevel: 'warning',
     metafile: true,
   };
+  writeCommonJsDeclarations(out, join(out, 'cjs'));
   const results = await Promise.all([
     build({ ...common, format: 'esm', sourcemap: true, outfile: join(out, 'index.js') }),
+    build({ ...common, format: 'cjs', sourcemap: true, outfile: join(out, 'cjs', 'index.js') }),
     build({
       ...common,
       format: 'iife',

@@ -1,9 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { describe, expect, it } from 'vitest';
+
+import { SERVICE_VERSION } from './version.js';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -34,5 +36,10 @@ describe('the server package', () => {
       expect(existsSync(source), `${file} has no source in src/`).toBe(true);
     }
     expect(compiled.filter((file) => /\/(eval|bench|vocabulary)\/|build-cli|learn-weights/.test(file))).toEqual([]);
+  });
+
+  it('reports its package version (scripts/sync-versions.mjs sets it after `changeset version`)', () => {
+    const { version } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { version: string };
+    expect(SERVICE_VERSION).toBe(version);
   });
 });

@@ -1,11 +1,7 @@
-import { fileURLToPath } from 'node:url';
-
 import { z } from 'zod';
 
+import { appBuildDirectory } from './app-builds.js';
 import { integer } from './env-values.js';
-
-/** The console app's build in this checkout: packages/console/dist, from src/config and dist/config alike. */
-const CONSOLE_APP_BUILD = fileURLToPath(new URL('../../../console/dist', import.meta.url));
 
 export interface ConsoleConfig {
   /** The console app's build (index.html and assets/) served at /console. */
@@ -33,7 +29,7 @@ type ConsoleEnv = z.output<z.ZodObject<typeof CONSOLE_ENV>>;
 
 export function consoleConfig(values: ConsoleEnv): ConsoleConfig {
   return Object.freeze({
-    appDir: values.CONSOLE_APP_DIR ?? CONSOLE_APP_BUILD,
+    appDir: values.CONSOLE_APP_DIR ?? appBuildDirectory('@chartwright/console'),
     sessionIdleSeconds: values.CONSOLE_SESSION_IDLE_SECONDS,
     sessionMaxSeconds: values.CONSOLE_SESSION_MAX_SECONDS,
     signInFailuresPer15Minutes: values.CONSOLE_SIGN_IN_FAILURES_PER_15_MINUTES,
