@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -6,34 +5,18 @@ import { fileURLToPath } from 'node:url';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
+import { startServiceProcess, type ServiceProcess } from '@chartwright/testing/service-process.js';
 import { freePort } from '@chartwright/testing/widget-service.js';
 
 /** `npm start` exactly: scripts/start.mjs, which sets up, starts the service and the demo EMR beside it. */
 const START = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'scripts', 'start.mjs');
 
-interface Started {
-  child: ChildProcess;
-  stdout: () => string;
-  stderr: () => string;
-  exited: Promise<number | null>;
-}
-
-function start(cwd: string, env: Record<string, string>): Started {
-  const child = spawn(process.execPath, [START], {
-    cwd,
-    env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'warn', CHARTWRIGHT_SKIP_SYSTEM_PACKAGES: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, stdout: () => stdout, stderr: () => stderr, exited };
-}
+// No load balancer routes to these instances, so SIGTERM need not wait for one to notice.
+const start = (cwd: string, env: Record<string, string>) =>
+  startServiceProcess(cwd, { CHARTWRIGHT_SKIP_SYSTEM_PACKAGES: '1', SHUTDOWN_DRAIN_MS: '0', ...env }, START);
 
 /** Resolves once `pattern` appears in what the process printed; fails if it exits first. */
-async function printed(started: Started, pattern: RegExp): Promise<RegExpExecArray> {
+async function printed(started: ServiceProcess, pattern: RegExp): Promise<RegExpExecArray> {
   for (;;) {
     const match = pattern.exec(started.stdout() + started.stderr());
     if (match !== null) return match;
@@ -42,7 +25,7 @@ async function printed(started: Started, pattern: RegExp): Promise<RegExpExecArr
   }
 }
 
-async function stop(started: Started): Promise<number | null> {
+async function stop(started: ServiceProcess): Promise<number | null> {
   started.child.kill('SIGTERM');
   return started.exited;
 }

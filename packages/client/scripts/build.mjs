@@ -2,13 +2,13 @@
 // ESM bundle (plain and minified) with no Node built-ins, no `ws` and no zod in it.
 // `--if-stale` skips the build when dist is newer than every input (scripts/setup.mjs uses it).
 import { execFileSync } from 'node:child_process';
-import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { build } from 'esbuild';
 
+import { writeCommonJsDeclarations } from '../../../scripts/commonjs-declarations.mjs';
 import { runBuildScript } from '../../../scripts/staged-build.mjs';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -29,6 +29,18 @@ const wsForBrowsers = {
   },
 };
 
+// verifyWebhook loads node:crypto only where there is no global Web Crypto (Node 18), which browsers always have.
+const nodeCryptoForBrowsers = {
+  name: 'node-crypto-for-browsers',
+  setup(builder) {
+    builder.onResolve({ filter: /^node:crypto$/ }, () => ({ path: 'node:crypto', namespace: 'node-crypto-stub' }));
+    builder.onLoad({ filter: /.*/, namespace: 'node-crypto-stub' }, () => ({
+      loader: 'js',
+      contents: 'export const webcrypto = globalThis.crypto;',
+    }));
+  },
+};
+
 /**
  * Fails the build if the browser bundle carries a module it must not: tree shaking has to have
  * dropped zod (the protocol's schemas) and `ws` entirely, which only the bytes in the output show.
@@ -44,27 +56,6 @@ function assertBrowserInputs(metafile) {
   }
 }
 
-/**
- * The dependency @chartwright/protocol ships ESM-only types. A CommonJS declaration may import types
- * from it only with `resolution-mode: 'import'` (TypeScript 5.3+), so the CJS copy says so.
- */
-function markEsmOnlyTypeImports(directory) {
-  for (const entry of readdirSync(directory, { withFileTypes: true })) {
-    const path = join(directory, entry.name);
-    if (entry.isDirectory()) {
-      markEsmOnlyTypeImports(path);
-    } else if (entry.name.endsWith('.d.ts')) {
-      const text = readFileSync(path, 'utf8');
-      const marked = text.replace(
-        /^(import|export) (?:type )?\{([^}]*)\} from '(@chartwright\/protocol)';$/gm,
-        (_statement, keyword, names, specifier) =>
-          `${keyword} type {${names.replace(/\btype /g, '')}} from '${specifier}' with { 'resolution-mode': 'import' };`,
-      );
-      if (marked !== text) writeFileSync(path, marked);
-    }
-  }
-}
-
 async function buildInto(out) {
   // Declarations once; the CJS copy is read as CommonJS thanks to its package.json.
   execFileSync(
@@ -72,9 +63,7 @@ async function buildInto(out) {
     [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json', '--outDir', join(out, 'esm')],
     { cwd: packageDir, stdio: 'inherit' },
   );
-  cpSync(join(out, 'esm'), join(out, 'cjs'), { recursive: true });
-  writeFileSync(join(out, 'cjs', 'package.json'), '{ "type": "commonjs" }\n');
-  markEsmOnlyTypeImports(join(out, 'cjs'));
+  writeCommonJsDeclarations(join(out, 'esm'), join(out, 'cjs'));
 
   const common = {
     absWorkingDir: packageDir,
@@ -89,7 +78,7 @@ async function buildInto(out) {
     metafile: true,
   };
   const node = { ...common, platform: 'node', external: ['ws'] };
-  const browser = { ...common, platform: 'browser', format: 'esm', plugins: [wsForBrowsers] };
+  const browser = { ...common, platform: 'browser', format: 'esm', plugins: [wsForBrowsers, nodeCryptoForBrowsers] };
   const results = await Promise.all([
     build({ ...node, format: 'esm', outfile: join(out, 'esm', 'index.js') }),
     build({ ...node, format: 'cjs', outfile: join(out, 'cjs', 'index.js') }),

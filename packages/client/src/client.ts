@@ -6,6 +6,7 @@ import { resolveOptions, type ChartwrightOptions } from './core/options.js';
 import { Notes } from './resources/notes.js';
 import { Realtime, RealtimeTokens } from './resources/realtime.js';
 import { Templates } from './resources/templates.js';
+import { Webhooks } from './resources/webhooks.js';
 
 /**
  * The Chartwright API client.
@@ -19,6 +20,8 @@ export class Chartwright {
   readonly templates: Templates;
   readonly notes: Notes;
   readonly realtime: Realtime;
+  /** Webhook endpoints, the callback secret and the delivery log (verify deliveries with `verifyWebhook`). */
+  readonly webhooks: Webhooks;
   /** The API address in use, without a trailing slash. */
   readonly baseUrl: string;
 
@@ -45,5 +48,6 @@ export class Chartwright {
     this.templates = new Templates(http);
     this.notes = new Notes(http);
     this.realtime = new Realtime(context, tokens);
+    this.webhooks = new Webhooks(http);
   }
 }

@@ -26,12 +26,39 @@ export {
   UserAbortError,
   type APIErrorInit,
 } from './errors.js';
-export type { Note, NoteCreateParams, NoteRetrieveParams, Notes } from './resources/notes.js';
+export {
+  NoteFailedError,
+  type AsyncNoteCreateParams,
+  type Note,
+  type NoteCreateParams,
+  type NoteProgress,
+  type NoteRetrieveParams,
+  type Notes,
+  type WaitUntilReadyOptions,
+} from './resources/notes.js';
+export type {
+  CallbackSecret,
+  IssuedWebhookEndpoint,
+  WebhookDelivery,
+  WebhookDeliveryListParams,
+  WebhookEndpoint,
+  WebhookEndpointCreateParams,
+  WebhookEndpoints,
+  Webhooks,
+} from './resources/webhooks.js';
+export {
+  verifyWebhook,
+  WebhookVerificationError,
+  type VerifyWebhookOptions,
+  type WebhookEvent,
+  type WebhookHeaders,
+} from './webhooks/verify-webhook.js';
 export type {
   Fact,
   FactKind,
   NoteInclude,
   NoteSegmentInput as NoteSegment,
+  NoteStatus,
   NoteStyle,
   NoteVerification,
   NoteWarning,
@@ -40,6 +67,7 @@ export type {
   ReviewFlag,
   ReviewFlagCode,
   SupportClass,
+  WebhookEventType,
 } from '@chartwright/protocol';
 export type { Realtime, RealtimeTokenCreateParams, RealtimeTokens } from './resources/realtime.js';
 export type { Templates } from './resources/templates.js';

@@ -42,6 +42,7 @@ export const ERROR_CODES = Object.freeze({
     'A query parameter failed validation (unknown, or a value it does not take); `details` lists every problem.',
   ),
   bad_request: code('invalid_request_error', 'The request is malformed at the HTTP level.'),
+  body_not_allowed: code('invalid_request_error', 'The operation takes no body; send the request without one.'),
   unsupported_media_type: code('unsupported_media_type_error', 'The Content-Type is not application/json.'),
   request_timeout: code(
     'request_timeout_error',
@@ -131,6 +132,18 @@ export const ERROR_CODES = Object.freeze({
     'not_found_error',
     'No document with this id belongs to the encounter (or it passed its retention).',
   ),
+  webhook_url_refused: code(
+    'invalid_request_error',
+    'The callback_url or webhook endpoint url is not one the service calls: https only (http only to hosts the operator allows), never a private, loopback, link-local, unique-local, multicast or unspecified address unless the operator allows it.',
+  ),
+  webhook_endpoint_not_found: code(
+    'not_found_error',
+    'No webhook endpoint with this id exists for this project environment.',
+  ),
+  callback_secret_missing: code(
+    'conflict_error',
+    'Events sent to a callback_url are signed with the project environment’s callback secret: create it first (POST /api/v1/webhooks/callback-secret).',
+  ),
   invalid_pdf_link: code('permission_error', 'The PDF link is malformed, altered or was not issued by this service.'),
   pdf_link_expired: code('permission_error', 'The PDF link has expired; the widget renders a new one on request.'),
   partner_not_active: code('conflict_error', 'The partner was revoked, so its secret cannot be rotated.'),
@@ -146,6 +159,10 @@ export const ERROR_CODES = Object.freeze({
   invalid_credentials: code('authentication_error', 'The e-mail or password is wrong.'),
   invalid_admin_token: code('authentication_error', 'The admin token is not one this service issued.'),
   admin_token_revoked: code('authentication_error', 'The admin token was revoked.'),
+  invalid_metrics_token: code(
+    'authentication_error',
+    'The metrics listener’s bearer token is not its METRICS_TOKEN (operators’ `GET /metrics` only).',
+  ),
   csrf_token_invalid: code(
     'permission_error',
     'A console change (POST, PATCH, DELETE) must send the session’s CSRF token in X-CSRF-Token.',
@@ -169,11 +186,27 @@ export const ERROR_CODES = Object.freeze({
   admin_token_not_found: code('not_found_error', 'No admin token of the organisation has this id.'),
   member_exists: code('conflict_error', 'A console member already has this e-mail address.'),
   last_owner: code('conflict_error', 'The organisation’s last owner cannot be removed or given another role.'),
+  invalid_idempotency_key: code(
+    'invalid_request_error',
+    'The Idempotency-Key header is not 1–255 printable ASCII characters.',
+  ),
+  idempotency_key_reused: code(
+    'conflict_error',
+    'The Idempotency-Key was already used for this operation with another body or path; use a new key for a new request.',
+  ),
+  idempotency_key_in_use: code(
+    'conflict_error',
+    'A request with this Idempotency-Key is still being served; retry after the Retry-After header to get its answer.',
+  ),
   rate_limited: code('rate_limit_error', 'Too many requests; retry after the Retry-After header.'),
   internal_error: code('api_error', 'An unexpected error; the requestId identifies it in the logs.'),
   note_worker_crashed: code(
     'api_error',
     'The worker process writing the note stopped (a fault, or it was killed); it is replaced, so the same request may be sent again.',
+  ),
+  note_generation_failed: code(
+    'api_error',
+    'The asynchronous note could not be written in its attempts (the note engine or its worker failed each time); send the request again.',
   ),
   notes_overloaded: code(
     'overloaded_error',

@@ -4,19 +4,23 @@ import { apiArea, consoleArea, publicArea, WIDGET_API_PREFIX, widgetApiArea } fr
 import type { Config } from './config/config.js';
 import { clientErrorHandler, watchEarlyAnswers } from './http/client-errors.js';
 import { limitConnectionsPerAddress } from './http/connection-limits.js';
-import { registerDraining } from './http/draining.js';
+import { registerDraining, type Draining } from './http/draining.js';
 import { errorBody } from './http/error-body.js';
 import { answerErrorsWith } from './http/error-handler.js';
+import { frameworkErrors } from './http/framework-errors.js';
 import { registerJsonBodyParser } from './http/json-body.js';
 import { RequestLogController } from './http/request-log.js';
 import { echoRequestId, requestIdFor } from './http/request-id.js';
 import { registerRetentionSweep } from './http/retention-sweep.js';
 import { registerRouteTable } from './http/route-table.js';
+import { registerMetrics } from './metrics/http-metrics.js';
+import type { Metrics } from './metrics/metrics.js';
 import type { NotePool } from './notes/pool/note-pool.js';
 import { proxyTrust } from './http/trusted-proxies.js';
 import { registerRealtimeRoute } from './realtime/route.js';
 import type { RealtimeService } from './realtime/service.js';
-import { createServices, type AppDependencies } from './services.js';
+import type { Jobs } from './jobs/jobs.js';
+import { createServices, type AppDependencies, type Services } from './services.js';
 import type { UsageRecorder } from './usage/usage-recorder.js';
 
 declare module 'fastify' {
@@ -25,9 +29,35 @@ declare module 'fastify' {
     realtime: RealtimeService;
     /** The note workers of this instance (diagnostics, supervision tests). */
     notePool: NotePool;
+    /** Asynchronous notes' queue and webhooks; `metrics()` for the metrics listener. */
+    jobs: Jobs;
     /** This instance's usage counts not yet stored (flushed each minute and on close). */
     usage: UsageRecorder;
+    /** What this instance measures, for the metrics listener (server.ts). */
+    metrics: Metrics;
+    /** Leaving the load balancer before closing (shutdown.ts): readiness off, requests still served. */
+    draining: Draining;
   }
+}
+
+/**
+ * The note pool and the jobs that write asynchronous notes in it: the jobs run once the app is
+ * ready (unless workers run them all), and close before the pool, whose notes their runs wait for
+ * (at most SHUTDOWN_TIMEOUT_MS: a run cut short is run again elsewhere).
+ */
+function registerNoteWriting(app: FastifyInstance, services: Services, config: Config): void {
+  app.decorate('notePool', services.notePool);
+  app.decorate('jobs', services.jobs);
+  if (config.jobs.inService) {
+    app.addHook('onReady', (done) => {
+      services.jobs.work();
+      done();
+    });
+  }
+  app.addHook('onClose', async () => {
+    await services.jobs.close(config.shutdownTimeoutMs);
+    await services.notePool.close();
+  });
 }
 
 /** Assembles the HTTP service. Never listens: main.ts does, and tests use inject() or port 0. */
@@ -50,6 +80,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
       connectionsCheckingInterval: Math.min(1000, Math.ceil(headersTimeoutMs / 4)),
     },
     clientErrorHandler: clientErrorHandler(deps.logger),
+    frameworkErrors: frameworkErrors(WIDGET_API_PREFIX),
     // Draining answers late requests itself, with the service's error body.
     return503OnClosing: false,
   });
@@ -66,11 +97,12 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   registerRetentionSweep(app, services.retention);
   app.decorate('realtime', services.realtime);
   app.decorate('operationAudit', services.operationAudit);
-  app.decorate('notePool', services.notePool);
-  app.addHook('onClose', () => services.notePool.close());
+  app.decorate('idempotency', services.idempotency);
+  registerNoteWriting(app, services, config);
   app.decorate('usage', services.usage);
   services.usage.start();
   app.addHook('onClose', () => services.usage.close());
+  registerMetrics(app, services.metrics);
 
   const areas = { config, deps, services };
   await app.register(publicArea, areas);

@@ -15,13 +15,14 @@ import { answerErrorsWith } from './http/error-handler.js';
 import { noStoreResponses } from './http/no-store.js';
 import { guardedArea, openArea } from './http/route.js';
 import { notesRoutes } from './notes/routes.js';
+import { apiDocument } from './operations/api-document.js';
 import { operationsRoutes } from './operations/routes.js';
 import { partnerKeyGuard, widgetTokenGuard } from './partners/guards.js';
 import { jwksRoutes, widgetSessionRoutes, widgetTokenRoutes } from './partners/routes.js';
 import { widgetPageRoutes } from './partners/widget-page.js';
 import { realtimeSessionRoutes } from './realtime/session-routes.js';
 import type { AppDependencies, Services } from './services.js';
-import { SERVICE_VERSION } from './version.js';
+import { webhookRoutes } from './webhooks/routes.js';
 
 /**
  * The HTTP areas: each a Fastify plugin with its guard, its routes and the error envelope it inherits
@@ -45,7 +46,8 @@ export function apiArea(app: FastifyInstance, { config, services }: AreaOptions,
       usage: services.usage,
     }),
   );
-  notesRoutes(api, services.notes, services.deletion);
+  notesRoutes(api, { notes: services.notes, asyncNotes: services.jobs.asyncNotes, deletion: services.deletion });
+  webhookRoutes(api, services.jobs);
   realtimeTokenRoutes(api, services.realtimeTokens);
   realtimeSessionRoutes(api, services.realtimeArchive);
   done();
@@ -148,6 +150,7 @@ export async function consoleArea(app: FastifyInstance, { config, services }: Ar
 export function publicArea(app: FastifyInstance, { config, deps, services }: AreaOptions, done: () => void): void {
   const open = openArea(app);
   operationsRoutes(open, {
+    leaving: () => app.draining.leaving,
     readinessChecks: { database: () => deps.database.ping(), ...deps.readinessChecks },
     featureChecks: {
       recognizer: async () => {
@@ -155,11 +158,7 @@ export function publicArea(app: FastifyInstance, { config, deps, services }: Are
         if (!status.available) throw new Error(status.reason);
       },
     },
-    version: SERVICE_VERSION,
-    servers: [
-      { url: config.publicBaseUrl, description: 'Production (sk_live_ keys)' },
-      { url: config.sandboxBaseUrl, description: 'Sandbox (sk_test_ keys)' },
-    ],
+    apiDocument: () => apiDocument(config),
   });
   jwksRoutes(open, services.signer);
   widgetPageRoutes(open, { widgetSessions: services.widgetSessions, clock: deps.clock, appDir: config.widgetAppDir });

@@ -1,59 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-// The built entry point, exactly what `npm start` runs (the test command builds before testing).
-const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+import { startServiceProcess, waitForReady } from '@chartwright/testing/service-process.js';
+import { freePort } from '@chartwright/testing/widget-service.js';
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
-    });
-  });
-}
-
-interface Started {
-  child: ChildProcess;
-  stdout: () => string;
-  stderr: () => string;
-  exited: Promise<number | null>;
-}
-
-function start(cwd: string, env: Record<string, string>): Started {
-  const child = spawn(process.execPath, [MAIN], {
-    cwd,
-    env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, stdout: () => stdout, stderr: () => stderr, exited };
-}
-
-async function waitForReady(baseUrl: string, started: Started): Promise<void> {
-  for (let attempt = 0; attempt < 200; attempt += 1) {
-    const ready = await fetch(`${baseUrl}/readyz`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (ready) return;
-    if (started.child.exitCode !== null) throw new Error(`service exited: ${started.stderr()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('service did not become ready');
-}
+// No load balancer routes to these instances, so SIGTERM need not wait for one to notice.
+const start = (cwd: string, env: Record<string, string>) =>
+  startServiceProcess(cwd, { SHUTDOWN_DRAIN_MS: '0', ...env });
 
 describe('starting the service', () => {
   const dir = mkdtempSync(join(tmpdir(), 'chartwright-start-'));
@@ -143,6 +100,20 @@ describe('starting the service', () => {
     const logged = new Set(lines.filter((line) => line.path === '/healthz').map((line) => line.requestId));
     expect(ids.filter((id) => !logged.has(id ?? ''))).toEqual([]);
     expect(lines.at(-1)?.msg).toBe('shut down cleanly');
+  });
+
+  it('exits when its port is taken, rather than staying alive on the connections it opened', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const address = taken.address();
+    const port = typeof address === 'object' && address !== null ? address.port : 0;
+    try {
+      const started = start(dir, { PORT: String(port), SEED_DEMO: 'false', DATABASE_URL: join(dir, 'taken.db') });
+      expect(await started.exited).toBe(1);
+      expect(started.stderr()).toContain('EADDRINUSE');
+    } finally {
+      taken.close();
+    }
   });
 
   it('refuses to start on a bad variable, naming it and the problem', async () => {

@@ -7,6 +7,7 @@ import { AuditLog } from './audit/audit-log.js';
 import { AuditSubjects } from './audit/audit-subjects.js';
 import { OperationAudit } from './audit/operation-audit.js';
 import { RealtimeAudit } from './audit/realtime-audit.js';
+import { registerRecognizerMetrics } from './asr/recognizer-metrics.js';
 import { UNCONFIGURED_RECOGNIZER } from './asr/unconfigured-recognizer.js';
 import { ApiKeyService } from './auth/api-keys.js';
 import { Authenticator } from './auth/authenticator.js';
@@ -24,8 +25,11 @@ import { EncounterDocumentService } from './encounters/documents/document-servic
 import { PdfLinks } from './encounters/documents/pdf-links.js';
 import { EncounterNoteService } from './encounters/encounter-notes.js';
 import { EncounterService } from './encounters/encounter-service.js';
+import { Idempotency } from './idempotency/idempotency.js';
+import { createJobs, type Jobs } from './jobs/jobs.js';
 import { TranscriptCorrectionService } from './encounters/transcript-corrections.js';
 import { EncounterTranscripts } from './encounters/transcripts.js';
+import { Metrics } from './metrics/metrics.js';
 import { NoteService } from './notes/note-service.js';
 import { notePoolFor, type NotePool } from './notes/pool/note-pool.js';
 import type { ReadinessCheck } from './operations/routes.js';
@@ -87,7 +91,12 @@ export interface Services {
   retention: Retention;
   deletion: Deletion;
   usage: UsageRecorder;
+  /** Asynchronous notes, their queue and webhooks. */
+  jobs: Jobs;
+  /** What the services measure, served by the metrics listener. */
+  metrics: Metrics;
   console: ConsoleServices;
+  idempotency: Idempotency;
 }
 
 /** What the console and the management API run on. */
@@ -103,22 +112,29 @@ export interface ConsoleServices {
   sso: SingleSignOn;
 }
 
-async function consoleServices(
-  config: Config,
-  deps: AppDependencies,
-  shared: { repositories: Repositories; audit: AuditLog; secrets: SharedSecretStores },
-): Promise<ConsoleServices> {
-  const { repositories } = shared;
-  const projects = new ProjectService(repositories, deps.clock);
-  const secretKey = await sharedSecret(
+/**
+ * What the service seals what it must keep and use again with (OpenID client secrets, the kept answers
+ * to Idempotency-Keys): CONSOLE_SECRET_KEY, else the key file's.
+ */
+export function sealingSecret(config: Config, secrets: SharedSecretStores): Promise<string> {
+  return sharedSecret(
     {
       name: 'console_secret_key',
       variable: 'CONSOLE_SECRET_KEY',
       configured: config.console.secretKey,
       generate: () => randomBytes(32).toString('base64url'),
     },
-    shared.secrets,
+    secrets,
   );
+}
+
+function consoleServices(
+  config: Config,
+  deps: AppDependencies,
+  shared: { repositories: Repositories; audit: AuditLog; secretKey: string },
+): ConsoleServices {
+  const { repositories, secretKey } = shared;
+  const projects = new ProjectService(repositories, deps.clock);
   return {
     members: new ConsoleMembers(repositories, deps.clock, config.publicBaseUrl),
     sessions: new ConsoleSessions(repositories, deps.clock, config.console),
@@ -150,6 +166,7 @@ export async function createServices(config: Config, deps: AppDependencies): Pro
     clock,
   };
   const audit = await AuditLog.open(config.audit, { events: repositories.auditEvents, ...secrets });
+  const secretKey = await sealingSecret(config, secrets);
   const auditSubjects = new AuditSubjects(repositories);
   const realtimeTokens = new RealtimeTokenService(repositories, clock, config);
   const signer = await WidgetTokenSigner.open(repositories, secrets, {
@@ -157,12 +174,14 @@ export async function createServices(config: Config, deps: AppDependencies): Pro
     privateKeyPem: config.widgetJwtPrivateKey,
   });
   const usage = new UsageRecorder(repositories, clock, deps.logger);
-  const notePool = notePoolFor(config.notes, deps.logger);
+  const metrics = new Metrics();
+  const notePool = notePoolFor(config.notes, deps.logger, metrics);
   const notes = new NoteService(repositories, clock, notePool.write, config.notes.retentionDays * DAY_MS, usage);
   const { recognizer, realtime, deletion, realtimeArchive } = realtimeServices(config, deps, {
     repositories,
     audit: new RealtimeAudit(audit, auditSubjects),
     usage,
+    metrics,
   });
   return {
     recognizer,
@@ -182,7 +201,10 @@ export async function createServices(config: Config, deps: AppDependencies): Pro
     retention: new Retention({ repositories, database: deps.database, clock, config }),
     deletion,
     usage,
-    console: await consoleServices(config, deps, { repositories, audit, secrets }),
+    metrics,
+    jobs: createJobs(config, { repositories, clock, logger: deps.logger, notes, secretKey, notePool }),
+    console: consoleServices(config, deps, { repositories, audit, secretKey }),
+    idempotency: new Idempotency(repositories.idempotencyKeys, clock, new SecretBox(secretKey, 'idempotency answers')),
     ...(await encounterServices(config, deps, {
       repositories,
       realtimeTokens,
@@ -198,10 +220,11 @@ export async function createServices(config: Config, deps: AppDependencies): Pro
 function realtimeServices(
   config: Config,
   deps: AppDependencies,
-  shared: { repositories: Repositories; audit: RealtimeAudit; usage: UsageRecorder },
+  shared: { repositories: Repositories; audit: RealtimeAudit; usage: UsageRecorder; metrics: Metrics },
 ): Pick<Services, 'recognizer' | 'realtime' | 'realtimeArchive' | 'deletion'> {
   const { repositories } = shared;
   const recognizer = deps.recognizer ?? UNCONFIGURED_RECOGNIZER;
+  registerRecognizerMetrics(shared.metrics, recognizer);
   const realtimeStore = {
     sessions: repositories.realtimeSessions,
     segments: repositories.transcriptSegments,
@@ -215,6 +238,7 @@ function realtimeServices(
     store: realtimeStore,
     audit: shared.audit,
     usage: shared.usage,
+    metrics: shared.metrics,
   });
   const deletion = new Deletion({ repositories, database: deps.database, liveAudio: realtime });
   const realtimeArchive = new RealtimeSessionArchive({

@@ -49,6 +49,7 @@ describe('graceful shutdown', () => {
       },
       logger: createLogger('silent'),
       timeoutMs: 5000,
+      drainMs: 0,
     });
     await expect(fetch(`${address}/healthz`)).rejects.toThrow();
 
@@ -59,6 +60,39 @@ describe('graceful shutdown', () => {
     expect(await stopping).toBe(0);
     expect(events).toEqual(['request finished', 'resources closed']);
     await expect(harness.database.ping()).rejects.toThrow();
+  });
+
+  it('leaves the load balancer first: /readyz answers 503 while requests are still served, then the listener closes', async () => {
+    h = await createHarness();
+    const harness = h;
+    const address = await harness.app.listen({ port: 0, host: '127.0.0.1' });
+    expect((await fetch(`${address}/readyz`)).status).toBe(200);
+    // A drain longer than any test, ended by the other signal once the checks are done.
+    const hurry = new AbortController();
+    const stopping = shutDown({
+      app: harness.app,
+      closeResources: () => harness.database.close(),
+      logger: createLogger('silent'),
+      timeoutMs: 5000,
+      drainMs: 600_000,
+      hurry: hurry.signal,
+    });
+
+    const readiness = await fetch(`${address}/readyz`);
+    expect(readiness.status).toBe(503);
+    expect(await readiness.json()).toMatchObject({ error: { code: 'service_unavailable' } });
+    // The balancer keeps sending requests until its checks notice: each is served, on a connection
+    // that closes after it.
+    const templates = await fetch(`${address}/api/v1/templates`, {
+      headers: { authorization: `Bearer ${harness.project.testKey}` },
+    });
+    expect(templates.status).toBe(200);
+    expect(templates.headers.get('connection')).toBe('close');
+    expect((await fetch(`${address}/healthz`)).status).toBe(200);
+
+    hurry.abort();
+    expect(await stopping).toBe(0);
+    await expect(fetch(`${address}/healthz`)).rejects.toThrow();
   });
 
   it('gives up on a request that outlives the timeout and still releases resources', async () => {
@@ -77,6 +111,7 @@ describe('graceful shutdown', () => {
       },
       logger: createLogger('silent'),
       timeoutMs: 100,
+      drainMs: 0,
     });
     expect(code).toBe(1);
     expect(closed).toBe(true);

@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 
@@ -6,14 +8,25 @@ export interface ShutdownOptions {
   closeResources: () => Promise<void>;
   logger: Logger;
   timeoutMs: number;
+  /** How long the instance stays up but not ready before it stops accepting connections (0: at once). */
+  drainMs: number;
+  /** Ends the drain early (another signal): the service closes at once. */
+  hurry?: AbortSignal;
 }
 
 /**
- * Stops accepting connections, lets in-flight requests finish (up to the timeout), then releases
- * the database and Redis. Resolves to the exit code the process should use.
+ * Leaves the load balancer first: /readyz answers 503 for `drainMs` while every request is still
+ * served, so the balancer's health checks take the instance out before its listener closes and no
+ * request is sent to a closed port. Then stops accepting connections, lets in-flight requests
+ * finish (up to the timeout), and releases the database and Redis. Resolves to the exit code.
  */
 export async function shutDown(options: ShutdownOptions): Promise<number> {
-  const { app, closeResources, logger, timeoutMs } = options;
+  const { app, closeResources, logger, timeoutMs, drainMs, hurry } = options;
+  if (drainMs > 0 && hurry?.aborted !== true) {
+    app.draining.leave();
+    logger.info({ drainMs }, 'not ready: leaving the load balancer before closing');
+    await sleep(drainMs, undefined, hurry === undefined ? {} : { signal: hurry }).catch(() => undefined);
+  }
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), timeoutMs);

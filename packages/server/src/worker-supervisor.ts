@@ -7,6 +7,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
 
 export interface SupervisedWorker<State> {
+  /** Its place in the pool, 0 to size − 1, which its replacement takes. */
+  readonly slot: number;
   readonly child: ChildProcess;
   readonly startedAt: number;
   /** Settles when the worker reports `ready`; rejects when it exits first or is refused. */
@@ -111,6 +113,7 @@ export class WorkerSupervisor<State, Message extends { type: string }> {
     // Nobody need wait for a worker's start: its failure must not be an unhandled rejection.
     started.catch(() => undefined);
     const worker: Slot<State> = {
+      slot,
       child,
       startedAt: Date.now(),
       started,

@@ -41,10 +41,7 @@ export async function openEmptyTestDatabase(dialect: Dialect): Promise<TestDatab
   }
   if (TEST_DATABASE_URL === undefined) throw new Error('TEST_DATABASE_URL is not set');
   const schema = `cw_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
+  await administer(`create schema ${schema}`);
   const database = openDatabase({ kind: 'postgres', url: TEST_DATABASE_URL }, { schema });
   return {
     database,
@@ -54,6 +51,32 @@ export async function openEmptyTestDatabase(dialect: Dialect): Promise<TestDatab
       await database.close();
     },
   };
+}
+
+/** Runs one statement on TEST_DATABASE_URL's server, on a connection of its own. */
+async function administer(statement: string): Promise<void> {
+  if (TEST_DATABASE_URL === undefined) throw new Error('TEST_DATABASE_URL is not set');
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  try {
+    await admin.query(statement);
+  } finally {
+    await admin.end();
+  }
+}
+
+/**
+ * An empty PostgreSQL database of its own on TEST_DATABASE_URL's server, for service processes a
+ * test starts: they take a DATABASE_URL and use its default schema, as a deployment does. Dispose
+ * drops it, cutting any connection still open.
+ */
+export async function createTestPostgresDatabase(): Promise<{ url: string; dispose(): Promise<void> }> {
+  if (TEST_DATABASE_URL === undefined) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `cw_test_${randomBytes(6).toString('hex')}`;
+  await administer(`create database ${name}`);
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), dispose: () => administer(`drop database if exists ${name} with (force)`) };
 }
 
 /**

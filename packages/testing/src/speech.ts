@@ -39,6 +39,12 @@ export function synthesizeSpeech(sentence: string, voice = 'slt'): Int16Array {
   return speak(sentence, voice);
 }
 
+/** `sentence` spoken by flite as s16le bytes, what a client sends over the realtime socket. */
+export function spokenBytes(sentence: string, voice = 'slt'): Buffer {
+  const samples = speak(sentence, voice);
+  return Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength);
+}
+
 /**
  * What the recognizer tests need and this machine lacks. Locally those tests are skipped when
  * something is missing; in CI (.ci/run installs everything) a missing piece fails the run instead.

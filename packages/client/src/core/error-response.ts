@@ -41,6 +41,11 @@ function stringOrUndefined(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
+/** The `code` of the service's error body, if the text is one. */
+export function errorCodeOf(bodyText: string): string | undefined {
+  return stringOrUndefined(errorFieldsOf(bodyText).code);
+}
+
 function detailsOf(value: unknown): ErrorDetail[] {
   if (!Array.isArray(value)) return [];
   return value.flatMap((entry: unknown) => {

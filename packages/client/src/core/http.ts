@@ -1,7 +1,10 @@
+import { idempotencyKeyProblem } from '@chartwright/protocol';
+
 import { APIConnectionError, APITimeoutError, ChartwrightError, UserAbortError } from '../errors.js';
 import type { Logger } from './context.js';
-import { apiErrorFromResponse } from './error-response.js';
-import { backoffMs, isRetryableStatus, MAX_RETRY_AFTER_MS, neverConnected, retryAfterMs } from './retry.js';
+import { apiErrorFromResponse, errorCodeOf } from './error-response.js';
+import { newIdempotencyKey } from './idempotency-key.js';
+import { backoffMs, isRetryableStatus, MAX_RETRY_AFTER_MS, retryAfterMs } from './retry.js';
 import { sleep } from './sleep.js';
 
 /** Per-call overrides; every resource method takes them as its last argument. */
@@ -14,6 +17,12 @@ export interface RequestOptions {
   maxRetries?: number;
   /** Extra headers for this call; they cannot replace `Authorization`. */
   headers?: Record<string, string>;
+  /**
+   * The `Idempotency-Key` of a create (1–255 printable ASCII characters); default a new random UUID
+   * per call. Pass your own to make a create safe to repeat across calls (after a crash, say): the
+   * service answers every request with the key, for 24 hours, with the first answer.
+   */
+  idempotencyKey?: string;
 }
 
 /** Where a request's bearer credential comes from, resolved (and checked) once per call. */
@@ -39,10 +48,11 @@ export interface ApiRequest {
   body?: unknown;
   options?: RequestOptions | undefined;
   /**
-   * `false` for a call that makes something new each time it succeeds (a key, a rotation's
-   * replacement): it is retried only when the service certainly did not act on it. Default `true`.
+   * `true` for a call that makes something new each time it succeeds (a note, a key, a rotation's
+   * replacement): every attempt carries one `Idempotency-Key`, so the service answers a retry with
+   * the first answer rather than making another, and the call is retried like any other.
    */
-  idempotent?: boolean;
+  create?: boolean;
   /** `csv`: the answer's text as it came (an export), rather than parsed JSON. Default `json`. */
   response?: 'json' | 'csv';
 }
@@ -67,6 +77,7 @@ export class HttpClient {
     const credential = await this.config.credentials.resolveForRest();
     const maxRetries = options.maxRetries ?? this.config.maxRetries;
     const timeoutMs = options.timeout ?? this.config.timeout;
+    const idempotencyKey = request.create === true ? idempotencyKeyFor(options) : undefined;
     const init: RequestInit = {
       method: request.method,
       headers: {
@@ -74,6 +85,7 @@ export class HttpClient {
         ...this.config.headers,
         ...options.headers,
         ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey }),
         authorization: `Bearer ${credential}`,
       },
       ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
@@ -87,7 +99,7 @@ export class HttpClient {
         return (request.response === 'csv' ? outcome.text : parseSuccess(outcome)) as T;
       }
 
-      const retryable = mayRetry(outcome, request.idempotent ?? true);
+      const retryable = mayRetry(outcome, request.create === true);
       const delayMs = retryable && retriesLeft > 0 ? retryDelayMs(outcome, attempt - 1) : undefined;
       if (delayMs === undefined) throw errorOf(outcome);
       this.config.logger.debug('retrying request', {
@@ -147,15 +159,25 @@ function parseSuccess(answer: Answer): unknown {
 }
 
 /**
- * Whether another attempt may succeed and is safe to make. A call that is not idempotent is tried
- * again only when the service certainly did not act on it: the rate limit refused it before any
- * handler ran (429), or no connection was ever made. After a timeout, a reset or a 5xx the service
- * may already have made the credential, and a second attempt would make another whose secret the
- * first answer (lost) was the only copy of.
+ * Whether another attempt may succeed. Every call is safe to repeat: reads and deletes by their
+ * nature, creates by their Idempotency-Key, whose first answer (a new key's secret included) the
+ * service gives again to a retry after a timeout, a reset or a 5xx. A create's conflict is that
+ * first answer too (a key already rotated, the Idempotency-Key used for other parameters), so only
+ * `idempotency_key_in_use` — the first attempt still running — is worth another try.
  */
-function mayRetry(outcome: Answer | NoAnswer, idempotent: boolean): boolean {
-  if ('status' in outcome) return idempotent ? isRetryableStatus(outcome.status) : outcome.status === 429;
-  return idempotent || (outcome.reason === 'connection' && neverConnected(outcome.cause));
+function mayRetry(outcome: Answer | NoAnswer, create: boolean): boolean {
+  if (!('status' in outcome)) return true;
+  if (create && outcome.status === 409) return errorCodeOf(outcome.text) === 'idempotency_key_in_use';
+  return isRetryableStatus(outcome.status);
+}
+
+/** The caller's key, checked before anything is sent, else a new one for this call. */
+function idempotencyKeyFor(options: RequestOptions): string {
+  const key = options.idempotencyKey;
+  if (key === undefined) return newIdempotencyKey();
+  const problem = typeof key === 'string' ? idempotencyKeyProblem(key) : 'must be a string';
+  if (problem !== null) throw new ChartwrightError(`idempotencyKey ${problem}.`, 'invalid_argument');
+  return key;
 }
 
 /** How long to wait before the next attempt, or `undefined` when the wait asked for is too long to take. */

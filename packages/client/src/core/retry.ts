@@ -9,19 +9,6 @@ export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
 }
 
-/** Causes Node's fetch gives when no connection was made: refused, or the name did not resolve. */
-const NEVER_CONNECTED_CODES: ReadonlySet<unknown> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
-
-/**
- * Whether a failed fetch shows that the request never left: Node's fetch names the cause's `code`;
- * browsers never say, so there this is false and such a failure counts as one that may have reached
- * the service.
- */
-export function neverConnected(error: unknown): boolean {
-  const cause = error instanceof Error ? error.cause : undefined;
-  return typeof cause === 'object' && cause !== null && 'code' in cause && NEVER_CONNECTED_CODES.has(cause.code);
-}
-
 /** The wait a response asks for, from `retry-after-ms`, `Retry-After` seconds or an HTTP date. */
 export function retryAfterMs(headers: Headers, now: number = Date.now()): number | undefined {
   const milliseconds = Number.parseFloat(headers.get('retry-after-ms') ?? '');

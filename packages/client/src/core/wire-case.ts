@@ -3,8 +3,10 @@ type SnakeToCamel<S extends string> = S extends `${infer Head}_${infer Tail}`
   ? `${Head}${Capitalize<SnakeToCamel<Tail>>}`
   : S;
 
-/** An object type with its top-level wire (snake_case) keys in the library's camelCase. */
-export type CamelCaseKeys<T> = { [K in keyof T as K extends string ? SnakeToCamel<K> : K]: T[K] };
+/** An object type with its top-level wire (snake_case) keys in the library's camelCase; each member of a union alike. */
+export type CamelCaseKeys<T> = T extends unknown
+  ? { [K in keyof T as K extends string ? SnakeToCamel<K> : K]: T[K] }
+  : never;
 
 /**
  * Only top-level keys change case: nested objects of the REST bodies (patient, context, sections)

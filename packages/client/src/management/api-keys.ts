@@ -32,7 +32,7 @@ export class ApiKeys {
       path: keysPath(projectId, 'keys.create'),
       body: params,
       options,
-      idempotent: false,
+      create: true,
     });
   }
 
@@ -51,7 +51,7 @@ export class ApiKeys {
       path: `${keysPath(projectId, 'keys.rotate')}/${segment(keyId, 'keys.rotate', 'keyId')}/rotate`,
       body: params,
       options,
-      idempotent: false,
+      create: true,
     });
   }
 

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import {
-  APIConnectionError,
-  APITimeoutError,
-  ChartwrightError,
-  InternalServerError,
-  PermissionDeniedError,
-} from '../errors.js';
+import { ChartwrightError, PermissionDeniedError } from '../errors.js';
 import { CLIENT_VERSION } from '../core/version.js';
 import { recordingFetch, unanswered } from '../test-support/server.js';
 import { ManagementClient, type ManagementClientOptions } from './management-client.js';
@@ -163,46 +157,57 @@ describe('retries', () => {
     expect(attempts).toHaveLength(2);
   });
 
-  it('never retry a create after an answer or a failure that may follow the service acting on it', async () => {
-    const outcomes: [string, () => Promise<Response>, new (...args: never[]) => Error][] = [
-      ['a 503', () => serviceError(503, 'service_unavailable', { 'retry-after-ms': '0' }), InternalServerError],
-      ['a 409', () => serviceError(409, 'api_key_not_active', { 'retry-after-ms': '0' }), ChartwrightError],
-      ['a reset connection', reset, APIConnectionError],
+  it('retry a create after any failure a retry may mend, with one Idempotency-Key on every attempt', async () => {
+    const issued = { key: { id: 'key_1' }, secret: 'sk_live_x' };
+    const failures: [string, (init: RequestInit) => Promise<Response>][] = [
+      ['a 503', () => serviceError(503, 'service_unavailable', { 'retry-after-ms': '0' })],
+      ['a 409', () => serviceError(409, 'idempotency_key_in_use', { 'retry-after-ms': '0' })],
+      ['a 429', () => serviceError(429, 'rate_limited', { 'retry-after-ms': '0' })],
+      ['a reset connection', reset],
+      ['a refused connection', refused],
+      ['a timeout', unanswered],
     ];
-    for (const [, outcome, type] of outcomes) {
-      const { management, attempts } = client(outcome);
-      await expect(management.keys.create('prj_1', { environment: 'live' })).rejects.toBeInstanceOf(type);
-      await expect(management.keys.rotate('prj_1', 'key_1')).rejects.toBeInstanceOf(type);
-      await expect(management.projects.create({ name: 'Clinic' })).rejects.toBeInstanceOf(type);
-      expect(attempts).toHaveLength(3);
+    for (const [, failure] of failures) {
+      const { management, attempts } = client((attempt, init) => (attempt === 1 ? failure(init) : json(issued, 201)), {
+        timeout: 20,
+      });
+      await expect(management.keys.create('prj_1', { environment: 'live' })).resolves.toEqual(issued);
+      const [first, second] = attempts.map((attempt) => attempt.headers.get('idempotency-key'));
+      expect(attempts).toHaveLength(2);
+      expect(first).toMatch(/^[0-9a-f-]{36}$/);
+      expect(second).toBe(first);
     }
   });
 
-  it('never retry a create whose attempt timed out', async () => {
-    const { management, attempts } = client((_attempt, init) => unanswered(init), { timeout: 20 });
-    await expect(
-      management.partners.create('prj_1', {
-        environment: 'test',
-        name: 'EMR',
-        allowedOrigins: ['https://emr.example.com'],
-      }),
-    ).rejects.toBeInstanceOf(APITimeoutError);
-    expect(attempts).toHaveLength(1);
+  it('send a new key with every create, and the caller’s own when given', async () => {
+    const { management, attempts } = client(() => json({ id: 'prj_1' }, 201));
+    await management.projects.create({ name: 'Clinic' });
+    await management.keys.rotate('prj_1', 'key_1');
+    await management.partners.create(
+      'prj_1',
+      { environment: 'test', name: 'EMR', allowedOrigins: ['https://emr.example.com'] },
+      { idempotencyKey: 'partner-emr-1' },
+    );
+    await management.partners.rotateSecret('prj_1', 'ptn_1');
+    await management.projects.list();
+    const keys = attempts.map((attempt) => attempt.headers.get('idempotency-key'));
+    expect(new Set(keys.slice(0, 4)).size).toBe(4);
+    expect(keys[2]).toBe('partner-emr-1');
+    expect(keys[4]).toBeNull();
   });
 
-  it('retry a create the rate limit refused, or whose connection was refused: the service never acted', async () => {
+  it('retry a create’s 409 only while its Idempotency-Key is in use: any other conflict is its answer', async () => {
     const issued = { key: { id: 'key_1' }, secret: 'sk_live_x' };
-    const limited = client((attempt) =>
-      attempt === 1 ? serviceError(429, 'rate_limited', { 'retry-after-ms': '0' }) : json(issued, 201),
+    const busy = client((attempt) =>
+      attempt === 1 ? serviceError(409, 'idempotency_key_in_use', { 'retry-after-ms': '0' }) : json(issued, 201),
     );
-    await expect(limited.management.keys.create('prj_1', { environment: 'live' })).resolves.toEqual(issued);
-    expect(limited.attempts).toHaveLength(2);
-
-    const unreachable = client((attempt) => (attempt === 1 ? refused() : json(issued, 201)));
-    await expect(unreachable.management.partners.rotateSecret('prj_1', 'ptn_1', { graceSeconds: 60 })).resolves.toEqual(
-      issued,
-    );
-    expect(unreachable.attempts.map((attempt) => attempt.body)).toEqual(['{"graceSeconds":60}', '{"graceSeconds":60}']);
+    await expect(busy.management.keys.create('prj_1', { environment: 'live' })).resolves.toEqual(issued);
+    expect(busy.attempts).toHaveLength(2);
+    for (const code of ['idempotency_key_reused', 'api_key_not_active']) {
+      const { management, attempts } = client(() => serviceError(409, code, { 'retry-after-ms': '0' }));
+      await expect(management.keys.rotate('prj_1', 'key_1')).rejects.toMatchObject({ status: 409, code });
+      expect(attempts).toHaveLength(1);
+    }
   });
 });
 

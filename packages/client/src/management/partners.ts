@@ -28,7 +28,7 @@ export class Partners {
       path: partnersPath(projectId, 'partners.create'),
       body: params,
       options,
-      idempotent: false,
+      create: true,
     });
   }
 
@@ -62,7 +62,7 @@ export class Partners {
       path: `${partnerPath(projectId, partnerId, 'partners.rotateSecret')}/rotate-secret`,
       body: params,
       options,
-      idempotent: false,
+      create: true,
     });
   }
 

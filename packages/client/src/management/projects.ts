@@ -19,7 +19,7 @@ export class Projects {
       path: '/api/v1/projects',
       body: params,
       options,
-      idempotent: false,
+      create: true,
     });
   }
 }

@@ -1,6 +1,13 @@
-import type { CreateNoteRequest, NoteInclude, Note as WireNote } from '@chartwright/protocol';
+import type {
+  CreateNoteRequest,
+  NoteInclude,
+  NoteOrProgress as WireNoteOrProgress,
+  NoteProgress as WireNoteProgress,
+  Note as WireNote,
+} from '@chartwright/protocol';
 
 import type { HttpClient, RequestOptions } from '../core/http.js';
+import { sleep } from '../core/sleep.js';
 import { fromWireKeys, toWireKeys, type CamelCaseKeys } from '../core/wire-case.js';
 import { ChartwrightError } from '../errors.js';
 
@@ -17,6 +24,39 @@ export type NoteCreateParams = CamelCaseKeys<CreateNoteRequest>;
  * what the verifier did (`verification`), and its `facts` when asked.
  */
 export type Note = CamelCaseKeys<WireNote>;
+/**
+ * An asynchronous note that is not written: `queued`, `generating`, or `failed` with its `error`
+ * (`{ code, message }`).
+ */
+export type NoteProgress = CamelCaseKeys<WireNoteProgress>;
+
+/** `notes.create` with `async: true`: answered at once with the note `queued`. */
+export type AsyncNoteCreateParams = NoteCreateParams & { async: true };
+
+/** `notes.waitUntilReady` options. */
+export interface WaitUntilReadyOptions {
+  /** Milliseconds between reads; default 1000. */
+  interval?: number;
+  /** Give up after this many milliseconds with a `ChartwrightError` (`note_wait_timeout`); default 5 minutes. */
+  timeout?: number;
+  /** Stops waiting with `UserAbortError`. */
+  signal?: AbortSignal;
+  /** `['facts']`: the visit's facts beside the note. */
+  include?: readonly NoteInclude[];
+}
+
+/** The note `waitUntilReady` waited for failed; `note` says why (`note.error`). */
+export class NoteFailedError extends ChartwrightError {
+  readonly note: NoteProgress;
+
+  constructor(note: NoteProgress) {
+    super(`Note ${note.id} failed: ${note.error?.message ?? 'no reason given'}`, note.error?.code ?? 'note_failed');
+    this.note = note;
+  }
+}
+
+const WAIT_INTERVAL_MS = 1_000;
+const WAIT_TIMEOUT_MS = 5 * 60_000;
 
 /** `notes.retrieve` parameters. */
 export interface NoteRetrieveParams {
@@ -45,15 +85,19 @@ export class Notes {
    * Generates a note from a conversation for a template (`POST /api/v1/notes`). The service
    * validates the parameters and names every bad field in an `InvalidRequestError`.
    */
-  async create(params: NoteCreateParams, options?: RequestOptions): Promise<Note> {
+  async create(params: AsyncNoteCreateParams, options?: RequestOptions): Promise<NoteProgress>;
+  async create(params: NoteCreateParams & { async?: false }, options?: RequestOptions): Promise<Note>;
+  async create(params: NoteCreateParams, options?: RequestOptions): Promise<Note | NoteProgress>;
+  async create(params: NoteCreateParams, options?: RequestOptions): Promise<Note | NoteProgress> {
     if (!isObject(params)) {
       throw new ChartwrightError('notes.create: params must be an object.', 'invalid_argument');
     }
-    const note = await this.http.request<WireNote>({
+    const note = await this.http.request<WireNote | WireNoteProgress>({
       method: 'POST',
       path: '/api/v1/notes',
       body: toWireKeys(params),
       options,
+      create: true,
     });
     return fromWireKeys(note);
   }
@@ -62,13 +106,13 @@ export class Notes {
    * A note this project environment made, until its `expiresAt` (`GET /api/v1/notes/{id}`);
    * `{ include: ['facts'] }` adds its facts. `retrieve(id, options)` works as before.
    */
-  async retrieve(id: string, options?: RequestOptions): Promise<Note>;
-  async retrieve(id: string, params: NoteRetrieveParams, options?: RequestOptions): Promise<Note>;
+  async retrieve(id: string, options?: RequestOptions): Promise<Note | NoteProgress>;
+  async retrieve(id: string, params: NoteRetrieveParams, options?: RequestOptions): Promise<Note | NoteProgress>;
   async retrieve(
     id: string,
     paramsOrOptions?: NoteRetrieveParams | RequestOptions,
     maybeOptions?: RequestOptions,
-  ): Promise<Note> {
+  ): Promise<Note | NoteProgress> {
     if (typeof id !== 'string' || id === '') {
       throw new ChartwrightError('notes.retrieve: id must be a non-empty string.', 'invalid_argument');
     }
@@ -76,12 +120,31 @@ export class Notes {
     const isParams = maybeOptions !== undefined || (isObject(paramsOrOptions) && 'include' in paramsOrOptions);
     const params = isParams ? (paramsOrOptions as NoteRetrieveParams | undefined) : undefined;
     const options = isParams ? maybeOptions : (paramsOrOptions as RequestOptions | undefined);
-    const note = await this.http.request<WireNote>({
+    const note = await this.http.request<WireNoteOrProgress>({
       method: 'GET',
       path: `/api/v1/notes/${encodeURIComponent(id)}${retrieveQuery(params ?? {})}`,
       options,
     });
     return fromWireKeys(note);
+  }
+
+  /**
+   * Reads an asynchronous note until it is written, and returns it; a note that failed throws a
+   * `NoteFailedError` (its `note.error` says why), and one still not written after `timeout` a
+   * `ChartwrightError` (`note_wait_timeout`). A webhook saves the polling.
+   */
+  async waitUntilReady(id: string, options: WaitUntilReadyOptions = {}): Promise<Note> {
+    const deadline = Date.now() + (options.timeout ?? WAIT_TIMEOUT_MS);
+    const params = options.include === undefined ? {} : { include: options.include };
+    for (;;) {
+      const note = await this.retrieve(id, params, options.signal === undefined ? {} : { signal: options.signal });
+      if (note.status === 'ready') return note;
+      if (note.status === 'failed') throw new NoteFailedError(note);
+      if (Date.now() >= deadline) {
+        throw new ChartwrightError(`Note ${id} is still ${note.status}; stopped waiting.`, 'note_wait_timeout');
+      }
+      await sleep(options.interval ?? WAIT_INTERVAL_MS, options.signal);
+    }
   }
 
   /**

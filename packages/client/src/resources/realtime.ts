@@ -26,7 +26,13 @@ export class RealtimeTokens {
         'realtime.tokens.create is blocked in browsers: minting needs a permanent sk_ key, which must stay on your server. Mint the token on your server and pass it to realtime.connect({ token }) here.',
       );
     }
-    return this.http.request<RealtimeToken>({ method: 'POST', path: '/api/v1/realtime/tokens', body: params, options });
+    return this.http.request<RealtimeToken>({
+      method: 'POST',
+      path: '/api/v1/realtime/tokens',
+      body: params,
+      options,
+      create: true,
+    });
   }
 }
 

@@ -117,6 +117,7 @@ describe('notes with issue 14’s fields', () => {
 
     const withFacts = await chartwright.notes.retrieve(note.id, { include: ['facts'] }, { timeout: 10_000 });
     expect(attempts.at(-1)?.url).toBe(`${server.baseUrl}/api/v1/notes/${note.id}?include=facts`);
+    if (withFacts.status !== 'ready') throw new Error(`a synchronous note is ready, not ${withFacts.status}`);
     expect(withFacts.facts?.length).toBeGreaterThan(0);
     expect(withFacts).toEqual({ ...note, facts: withFacts.facts });
 

@@ -1,7 +1,13 @@
 import { z } from 'zod';
 
 import { BODY_ERRORS, NOTE_GENERATION_ERRORS, type EndpointSpec } from './endpoint-spec.js';
-import { createNoteRequestSchema, noteSchema, retrieveNoteQuerySchema } from './notes.js';
+import {
+  createNoteRequestSchema,
+  noteOrProgressSchema,
+  noteProgressSchema,
+  noteSchema,
+  retrieveNoteQuerySchema,
+} from './notes.js';
 import { realtimeSessionSchema } from './realtime-sessions.js';
 import { createRealtimeTokenRequestSchema, realtimeTokenSchema } from './realtime-tokens.js';
 import { templateListSchema } from './templates.js';
@@ -17,6 +23,9 @@ export const API_ENDPOINTS = [
     auth: 'api_key',
     success: { status: 200, description: 'Every template, curated ones first.', schema: templateListSchema },
     errors: [],
+    otherResponses: [
+      { status: 304, description: 'Not Modified: the list is still the one whose ETag was sent in If-None-Match.' },
+    ],
   },
   {
     method: 'POST',
@@ -25,9 +34,21 @@ export const API_ENDPOINTS = [
     summary: 'Generate a clinical note from a conversation for a template',
     tag: 'Notes',
     auth: 'api_key',
+    idempotent: true,
     requestBody: { schema: createNoteRequestSchema, required: true },
     success: { status: 201, description: 'The note, stored until its expires_at.', schema: noteSchema },
-    errors: [...BODY_ERRORS, 'template_not_found', 'conversation_too_long', ...NOTE_GENERATION_ERRORS],
+    accepted: {
+      description: 'With `async: true`: the note, `queued`; Location is where it is read (GET /api/v1/notes/{id}).',
+      schema: noteProgressSchema,
+    },
+    errors: [
+      ...BODY_ERRORS,
+      'template_not_found',
+      'conversation_too_long',
+      'webhook_url_refused',
+      'callback_secret_missing',
+      ...NOTE_GENERATION_ERRORS,
+    ],
   },
   {
     method: 'GET',
@@ -37,7 +58,12 @@ export const API_ENDPOINTS = [
     tag: 'Notes',
     auth: 'api_key',
     query: { schema: retrieveNoteQuerySchema },
-    success: { status: 200, description: 'The stored note.', schema: noteSchema },
+    success: {
+      status: 200,
+      description:
+        'The stored note; an asynchronous one as it stands (`queued`, `generating`, `failed`) until it is `ready`.',
+      schema: noteOrProgressSchema,
+    },
     errors: ['invalid_query', 'note_not_found'],
   },
   {
@@ -57,6 +83,7 @@ export const API_ENDPOINTS = [
     summary: 'Mint a temporary realtime token (sk_ keys only)',
     tag: 'Realtime',
     auth: 'api_key',
+    idempotent: true,
     requestBody: { schema: createRealtimeTokenRequestSchema, required: false },
     success: { status: 201, description: 'The token, shown once.', schema: realtimeTokenSchema },
     errors: BODY_ERRORS,

@@ -20,7 +20,7 @@ export interface EndpointSpec {
   readonly path: string;
   readonly operationId: string;
   readonly summary: string;
-  readonly tag: 'Templates' | 'Notes' | 'Realtime' | 'Widget' | 'Console' | 'Management' | 'Operations';
+  readonly tag: 'Templates' | 'Notes' | 'Webhooks' | 'Realtime' | 'Widget' | 'Console' | 'Management' | 'Operations';
   readonly auth: EndpointAuth;
   /**
    * `widget`: errors come in the `{"success": false, "error": {…}}` envelope the interface gives the
@@ -38,8 +38,28 @@ export interface EndpointSpec {
     /** Default application/json. */
     readonly contentType?: string;
   };
+  /**
+   * The operation may answer 202 Accepted instead, with this body and a Location header: the work
+   * goes on after the answer (an asynchronous note), and the body says where it stands.
+   */
+  readonly accepted?: { readonly description: string; readonly schema: z.ZodType };
   /** Error codes this route can answer with beyond the ones every authenticated route shares. */
   readonly errors: readonly ErrorCode[];
+  /** Answers besides the success, the 202 and the error codes: a 304, a page's own error page. */
+  readonly otherResponses?: readonly OtherResponse[];
+  /**
+   * The operation makes something new each time it succeeds, so it takes an `Idempotency-Key`: a
+   * retry with the same key and body is answered with the first answer instead of making another.
+   */
+  readonly idempotent?: true;
+}
+
+/** An answer that is neither the success nor an error body: a 304 to If-None-Match, an HTML error page. */
+export interface OtherResponse {
+  readonly status: number;
+  readonly description: string;
+  /** Absent: the answer has no body. `contentType` defaults to application/json. */
+  readonly body?: { readonly schema: z.ZodType; readonly contentType?: string };
 }
 
 /** The names of a path's `{name}` segments, as a union: `'sessionId' | 'noteId'`. */
@@ -77,6 +97,16 @@ export const REALTIME_ROUTE_ERRORS: readonly ErrorCode[] = [
   'partner_revoked',
   'internal_error',
 ];
+
+/**
+ * Errors any route may answer, whoever calls it: a malformed request (a path that does not decode,
+ * a path parameter over 100 characters, a body that does not match its Content-Length), a fault,
+ * an instance shutting down.
+ */
+export const EVERY_ROUTE_ERRORS: readonly ErrorCode[] = ['bad_request', 'internal_error', 'service_unavailable'];
+
+/** The error of a route that takes no body, when one is sent anyway. */
+export const NO_BODY_ERRORS: readonly ErrorCode[] = ['body_not_allowed'];
 
 /** Errors any route behind a partner key may return. */
 export const PARTNER_ROUTE_ERRORS: readonly ErrorCode[] = [
@@ -133,3 +163,10 @@ export const withBodyErrors = (...codes: readonly ErrorCode[]): ErrorCode[] => [
 
 /** Errors of a route that writes a note (in the note worker pool). */
 export const NOTE_GENERATION_ERRORS: readonly ErrorCode[] = ['notes_overloaded', 'note_worker_crashed'];
+
+/** Errors of an operation that takes an `Idempotency-Key` (`idempotent: true`). */
+export const IDEMPOTENCY_ERRORS: readonly ErrorCode[] = [
+  'invalid_idempotency_key',
+  'idempotency_key_reused',
+  'idempotency_key_in_use',
+];

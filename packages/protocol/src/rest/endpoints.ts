@@ -7,11 +7,13 @@ import { API_ENDPOINTS } from './api-endpoints.js';
 import type { EndpointAuth, EndpointSpec, PathParameterName } from './endpoint-spec.js';
 import { CONSOLE_SESSION_ENDPOINTS } from './console-endpoints.js';
 import { MANAGEMENT_ENDPOINTS } from './management-endpoints.js';
+import { WEBHOOK_ENDPOINTS } from './webhook-endpoints.js';
 import { WIDGET_ENDPOINTS } from './widget-endpoints.js';
 
 /** Every HTTP route the service serves, described once for the server and the OpenAPI document. */
 export const REST_ENDPOINTS = [
   ...API_ENDPOINTS,
+  ...WEBHOOK_ENDPOINTS,
   ...WIDGET_ENDPOINTS,
   ...CONSOLE_SESSION_ENDPOINTS,
   ...MANAGEMENT_ENDPOINTS,
@@ -41,8 +43,10 @@ export type EndpointQuery<Id extends EndpointId> =
     ? z.output<Schema>
     : Readonly<Record<string, unknown>>;
 
-/** What an operation answers with on success. */
-export type EndpointResponse<Id extends EndpointId> = z.output<Endpoint<Id>['success']['schema']>;
+/** What an operation answers with on success (or, for one that may answer 202, with that). */
+export type EndpointResponse<Id extends EndpointId> =
+  | z.output<Endpoint<Id>['success']['schema']>
+  | (Endpoint<Id> extends { accepted: { schema: infer Schema extends z.ZodType } } ? z.output<Schema> : never);
 
 export function endpoint(operationId: EndpointId): EndpointSpec {
   const found = REST_ENDPOINTS.find((candidate) => candidate.operationId === operationId);

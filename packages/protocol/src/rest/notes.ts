@@ -32,6 +32,16 @@ const styleSchema = z
   .optional()
   .describe('`detailed` (default): a full note; `concise`: terse problem-oriented lines, a primary-care note.');
 
+/** Longest callback_url or webhook endpoint url accepted. */
+export const MAX_CALLBACK_URL_LENGTH = 2048;
+
+/**
+ * Where an asynchronous note is: `queued` until a worker takes it, `generating` while it is written,
+ * then `ready` or `failed`. A synchronous note is `ready` when it is answered.
+ */
+export const NOTE_STATUSES = ['queued', 'generating', 'ready', 'failed'] as const;
+export type NoteStatus = (typeof NOTE_STATUSES)[number];
+
 /** `template_id` that asks for a template built from `sections`. */
 export const CUSTOM_TEMPLATE_ID = 'custom';
 
@@ -75,8 +85,26 @@ export const createNoteRequestSchema = z
       .max(NOTE_INCLUDES.length)
       .optional()
       .describe('`["facts"]` returns the visit’s facts (`facts`) beside the note.'),
+    async: z
+      .boolean()
+      .optional()
+      .describe(
+        '`true`: answer 202 at once with the note `queued` and write it in the background; follow it with GET /api/v1/notes/{id} or a webhook.',
+      ),
+    callback_url: z
+      .url({ protocol: /^https?$/, error: 'must be an https:// URL (http:// only to hosts the operator allows)' })
+      .max(MAX_CALLBACK_URL_LENGTH)
+      .optional()
+      .describe(
+        'With `async: true`: where the `note.ready` or `note.failed` event is POSTed, signed with the project environment’s callback secret (POST /api/v1/webhooks/callback-secret). https only.',
+      ),
   })
   .superRefine(...oneTranscript('conversation_text', true))
+  .superRefine((body, context) => {
+    if (body.callback_url !== undefined && body.async !== true) {
+      context.addIssue({ code: 'custom', path: ['callback_url'], message: 'is only allowed with async: true' });
+    }
+  })
   .register(componentRegistry, { id: 'CreateNoteRequest' });
 export type CreateNoteRequest = z.input<typeof createNoteRequestSchema>;
 export type CreateNoteParams = z.output<typeof createNoteRequestSchema>;
@@ -130,6 +158,7 @@ export const noteSchema = z
   .object({
     id: z.string(),
     object: z.literal('note'),
+    status: z.literal('ready').describe('Always `ready` for a written note (see NoteProgress for the others).'),
     template_id: z.string(),
     template_version: z.int(),
     note: z.string().describe('The full note with upper-case section headings.'),
@@ -152,6 +181,36 @@ export const noteSchema = z
   })
   .register(componentRegistry, { id: 'Note' });
 export type Note = z.infer<typeof noteSchema>;
+
+/** An asynchronous note that is not written (yet, or at all): what POST answers 202 with, and GET until it is ready. */
+export const noteProgressSchema = z
+  .object({
+    id: z.string(),
+    object: z.literal('note'),
+    status: z
+      .enum(['queued', 'generating', 'failed'])
+      .describe('`queued`, then `generating`, then `ready` (a Note) or `failed`.'),
+    template_id: z.string(),
+    style: z.enum(NOTE_STYLES),
+    callback_url: z.string().nullable().describe('Where its event is POSTed; null when none was given.'),
+    created_at: z.string(),
+    expires_at: z.string().describe('When the note is deleted (retention), whatever its status.'),
+    error: z
+      .object({
+        code: z.string().describe('An error code of docs/errors.md, e.g. `note_generation_failed`.'),
+        message: z.string(),
+      })
+      .nullable()
+      .describe('Why it failed; null unless `failed`.'),
+  })
+  .register(componentRegistry, { id: 'NoteProgress' });
+export type NoteProgress = z.infer<typeof noteProgressSchema>;
+
+/** A note in whichever status it is: written (`ready`), or not (NoteProgress). */
+export const noteOrProgressSchema = z
+  .discriminatedUnion('status', [noteSchema, noteProgressSchema])
+  .register(componentRegistry, { id: 'NoteOrProgress' });
+export type NoteOrProgress = z.infer<typeof noteOrProgressSchema>;
 
 /** GET /api/v1/notes/{id}: `?include=facts` (comma-separated, or the parameter repeated). */
 export const retrieveNoteQuerySchema = z.strictObject({

@@ -1,10 +1,13 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 
 import { ERROR_CODES, type ErrorCode } from '../errors.js';
 import {
   AUTHENTICATED_ROUTE_ERRORS,
   CONSOLE_SESSION_ROUTE_ERRORS,
+  EVERY_ROUTE_ERRORS,
+  IDEMPOTENCY_ERRORS,
   MANAGEMENT_ROUTE_ERRORS,
+  NO_BODY_ERRORS,
   PARTNER_ROUTE_ERRORS,
   pathParameterNames,
   REALTIME_ROUTE_ERRORS,
@@ -12,22 +15,11 @@ import {
   type EndpointSpec,
 } from './endpoint-spec.js';
 import { REST_ENDPOINTS } from './endpoints.js';
-import { componentRegistry } from './registry.js';
+import { OPENAPI_WEBHOOKS } from './openapi-webhooks.js';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENT_REPLAYED_HEADER } from './idempotency.js';
+import { COMPONENT_PREFIX, schemaRef, settleComponents } from './openapi-components.js';
 
 type JsonObject = Record<string, unknown>;
-
-const COMPONENT_PREFIX = '#/components/schemas/';
-
-function schemaRef(schema: z.ZodType, io: 'input' | 'output'): JsonObject {
-  const id = componentRegistry.get(schema)?.id;
-  if (id !== undefined && io === 'output') return { $ref: `${COMPONENT_PREFIX}${id}` };
-  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, {
-    target: 'draft-2020-12',
-    io,
-    unrepresentable: 'any',
-  }) as JsonObject;
-  return json;
-}
 
 const SHARED_ERRORS: Record<EndpointSpec['auth'], readonly ErrorCode[]> = {
   api_key: AUTHENTICATED_ROUTE_ERRORS,
@@ -50,7 +42,11 @@ const SECURITY: Record<EndpointSpec['auth'], JsonObject[]> = {
 };
 
 function errorResponses(spec: EndpointSpec): JsonObject {
-  const codes: ErrorCode[] = [...new Set([...spec.errors, ...SHARED_ERRORS[spec.auth]])];
+  const idempotency = spec.idempotent === true ? IDEMPOTENCY_ERRORS : [];
+  const body = spec.requestBody === undefined ? NO_BODY_ERRORS : [];
+  const codes: ErrorCode[] = [
+    ...new Set([...spec.errors, ...idempotency, ...body, ...SHARED_ERRORS[spec.auth], ...EVERY_ROUTE_ERRORS]),
+  ];
   const errorSchema = spec.errorEnvelope === 'widget' ? 'WidgetError' : 'Error';
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
@@ -67,7 +63,26 @@ function errorResponses(spec: EndpointSpec): JsonObject {
   return responses;
 }
 
-/** Every `{name}` segment of the path, a required string; then the query parameters, each optional. */
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: IDEMPOTENCY_KEY_HEADER,
+  in: 'header',
+  required: false,
+  description:
+    'A key of your choosing (a UUID) that makes a retry safe: the first answer to it is kept for 24 hours and given again, with `Idempotent-Replayed: true`, to a request with the same key and body.',
+  schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH, pattern: '^[\\x20-\\x7e]+$' },
+};
+
+const REPLAYED_HEADER = {
+  [IDEMPOTENT_REPLAYED_HEADER]: {
+    description: '`true` when this is the kept answer to an earlier request with the same Idempotency-Key.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
+
+/**
+ * Every `{name}` segment of the path, a required string; then the query parameters, each optional;
+ * then the Idempotency-Key of an operation that takes one.
+ */
 function parameters(spec: EndpointSpec): JsonObject {
   const inPath = pathParameterNames(spec.path).map((name) => ({
     name,
@@ -80,7 +95,7 @@ function parameters(spec: EndpointSpec): JsonObject {
     const { description, ...json } = schemaRef(schema, 'input');
     return { name, in: 'query', required: false, ...(description === undefined ? {} : { description }), schema: json };
   });
-  const all = [...inPath, ...inQuery];
+  const all = [...inPath, ...inQuery, ...(spec.idempotent === true ? [IDEMPOTENCY_KEY_PARAMETER] : [])];
   return all.length === 0 ? {} : { parameters: all };
 }
 
@@ -94,7 +109,45 @@ function successResponse(spec: EndpointSpec): JsonObject {
       headers: { Location: { description: 'Where the browser goes next.', schema: { type: 'string' } } },
     };
   }
-  return { description, content: { [contentType ?? 'application/json']: { schema: schemaRef(schema, 'output') } } };
+  return {
+    description,
+    ...(spec.idempotent === true ? { headers: REPLAYED_HEADER } : {}),
+    content: { [contentType ?? 'application/json']: { schema: schemaRef(schema, 'output') } },
+  };
+}
+
+/** The 202 an operation may answer instead (an asynchronous note), with where to follow it. */
+function acceptedResponse(spec: EndpointSpec): Record<string, JsonObject> {
+  if (spec.accepted === undefined) return {};
+  const { description, schema } = spec.accepted;
+  return {
+    '202': {
+      description,
+      headers: { Location: { description: 'Where to read it as it progresses.', schema: { type: 'string' } } },
+      content: { 'application/json': { schema: schemaRef(schema, 'output') } },
+    },
+  };
+}
+
+/**
+ * Adds the operation's other answers to `responses`; one sharing a status with an error (a page's
+ * HTML 503 beside the draining JSON one) adds its content type, or its schema as an alternative.
+ */
+function withOtherResponses(spec: EndpointSpec, responses: JsonObject): JsonObject {
+  for (const other of spec.otherResponses ?? []) {
+    const existing = responses[String(other.status)] as JsonObject | undefined;
+    const content: Record<string, { schema: JsonObject }> = { ...(existing?.['content'] as object | undefined) };
+    if (other.body !== undefined) {
+      const type = other.body.contentType ?? 'application/json';
+      const schema = schemaRef(other.body.schema, 'output');
+      const alongside = content[type]?.schema;
+      content[type] = { schema: alongside === undefined ? schema : { anyOf: [alongside, schema] } };
+    }
+    const description =
+      existing === undefined ? other.description : `${String(existing['description'])} ${other.description}`;
+    responses[String(other.status)] = { description, ...(Object.keys(content).length > 0 ? { content } : {}) };
+  }
+  return responses;
 }
 
 function operation(spec: EndpointSpec): JsonObject {
@@ -104,10 +157,11 @@ function operation(spec: EndpointSpec): JsonObject {
     tags: [spec.tag],
     security: SECURITY[spec.auth],
     ...parameters(spec),
-    responses: {
+    responses: withOtherResponses(spec, {
       [String(spec.success.status)]: successResponse(spec),
+      ...acceptedResponse(spec),
       ...errorResponses(spec),
-    },
+    }),
   };
   if (spec.requestBody !== undefined) {
     op['requestBody'] = {
@@ -163,35 +217,31 @@ const SECURITY_SCHEMES: JsonObject = {
   },
 };
 
+const DESCRIPTION = [
+  'Clinical documentation: templates, note generation and realtime transcription.',
+  'Beside each operation’s answers, any request may be refused before a route is chosen, in the REST error body with `Connection: close`: 400 `bad_request` (a request Node’s HTTP parser cannot read), 408 `request_timeout`, 431 `headers_too_large`. HEAD answers as GET, without the body.',
+].join('\n\n');
+
 /** Builds the OpenAPI 3.1 document of every endpoint from the same schemas the server validates with. */
 export function buildOpenApiDocument(info: OpenApiInfo): JsonObject {
   const paths: Record<string, JsonObject> = {};
   for (const spec of REST_ENDPOINTS) {
     paths[spec.path] = { ...paths[spec.path], [spec.method.toLowerCase()]: operation(spec) };
   }
-  const { schemas } = z.toJSONSchema(componentRegistry, {
-    target: 'draft-2020-12',
-    io: 'output',
-    unrepresentable: 'any',
-    uri: (id) => `${COMPONENT_PREFIX}${id}`,
-  });
-  const components: Record<string, JsonObject> = {};
-  for (const [id, schema] of Object.entries(schemas)) {
-    // Components are embedded in the document, so they carry neither a dialect nor an identity of their own.
-    const { $schema: _dialect, $id: _id, ...rest } = schema as JsonObject;
-    components[id] = rest;
-  }
+  const settled = settleComponents({ paths, webhooks: OPENAPI_WEBHOOKS });
   return {
     openapi: '3.1.0',
     info: {
       title: 'Chartwright API',
       version: info.version,
-      description: 'Clinical documentation: templates, note generation and realtime transcription.',
+      description: DESCRIPTION,
+      license: { name: 'Apache License 2.0', identifier: 'Apache-2.0' },
     },
     servers: info.servers.map((server) => ({ ...server })),
-    paths,
+    paths: settled.operations.paths,
+    webhooks: settled.operations.webhooks,
     components: {
-      schemas: components,
+      schemas: settled.schemas,
       securitySchemes: SECURITY_SCHEMES,
     },
   };

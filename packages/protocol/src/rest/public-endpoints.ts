@@ -3,6 +3,25 @@ import { z } from 'zod';
 import type { EndpointSpec } from './endpoint-spec.js';
 import { healthSchema } from './health.js';
 
+const HTML_PAGE = { schema: z.string(), contentType: 'text/html' } as const;
+
+/** A service running without the app's build answers its page with one saying how to build it. */
+const UNBUILT_APP_PAGE = {
+  status: 503,
+  description: 'Or, as HTML, when this server runs without the app’s build: how an operator builds it.',
+  body: HTML_PAGE,
+} as const;
+
+/** The other files of an app's build besides its scripts, each with its type (server http/app-build.ts). */
+const OTHER_ASSETS = (
+  [
+    ['a stylesheet (.css)', 'text/css', z.string()],
+    ['a source map (.map)', 'application/json', z.record(z.string(), z.unknown())],
+    ['an SVG image (.svg)', 'image/svg+xml', z.string()],
+    ['a font (.woff2)', 'font/woff2', z.string()],
+  ] as const
+).map(([file, contentType, schema]) => ({ status: 200, description: `Or ${file}.`, body: { schema, contentType } }));
+
 /** What anyone may fetch: the widget's keys, page and assets, the OpenAPI document and health checks. */
 export const PUBLIC_ENDPOINTS = [
   {
@@ -33,6 +52,14 @@ export const PUBLIC_ENDPOINTS = [
       contentType: 'text/html',
     },
     errors: [],
+    otherResponses: [
+      {
+        status: 401,
+        description: 'A page saying the link is not valid (no token, or a forged one), framable by no one.',
+        body: HTML_PAGE,
+      },
+      UNBUILT_APP_PAGE,
+    ],
   },
   {
     method: 'GET',
@@ -48,6 +75,7 @@ export const PUBLIC_ENDPOINTS = [
       contentType: 'text/javascript',
     },
     errors: ['route_not_found'],
+    otherResponses: OTHER_ASSETS,
   },
   {
     method: 'GET',
@@ -63,6 +91,7 @@ export const PUBLIC_ENDPOINTS = [
       contentType: 'text/html',
     },
     errors: [],
+    otherResponses: [UNBUILT_APP_PAGE],
   },
   {
     method: 'GET',
@@ -78,6 +107,7 @@ export const PUBLIC_ENDPOINTS = [
       contentType: 'text/javascript',
     },
     errors: ['route_not_found'],
+    otherResponses: OTHER_ASSETS,
   },
   {
     method: 'GET',
@@ -110,7 +140,14 @@ export const PUBLIC_ENDPOINTS = [
     summary: 'Readiness: the database (and Redis when configured) answer',
     tag: 'Operations',
     auth: 'none',
-    success: { status: 200, description: 'Ready to serve; 503 with the same shape when not.', schema: healthSchema },
+    success: { status: 200, description: 'Ready to serve.', schema: healthSchema },
     errors: ['service_unavailable'],
+    otherResponses: [
+      {
+        status: 503,
+        description: 'Or the readiness report of an instance not ready, naming the failing check.',
+        body: { schema: healthSchema },
+      },
+    ],
   },
 ] as const satisfies readonly EndpointSpec[];

@@ -85,6 +85,7 @@ export const WIDGET_ENDPOINTS = [
     summary: 'Open the encounter for the token’s emrSessionId, or resume it',
     tag: 'Widget',
     auth: 'widget_token',
+    idempotent: true,
     errorEnvelope: 'widget',
     success: {
       status: 200,
@@ -116,13 +117,10 @@ export const WIDGET_ENDPOINTS = [
     summary: 'Mint a temporary realtime token for an encounter’s audio',
     tag: 'Widget',
     auth: 'widget_token',
+    idempotent: true,
     errorEnvelope: 'widget',
     requestBody: { schema: widgetRealtimeTokenRequestSchema, required: true },
-    success: {
-      status: 201,
-      description: 'The token; it never outlives the widget token.',
-      schema: realtimeTokenSchema,
-    },
+    success: { status: 201, description: 'The token, never outliving the widget token.', schema: realtimeTokenSchema },
     errors: [...BODY_ERRORS, 'encounter_not_found', 'consent_required'],
   },
   {
@@ -248,6 +246,7 @@ export const WIDGET_ENDPOINTS = [
     summary: 'Write a note from the encounter’s transcript with its locked template and patient context',
     tag: 'Widget',
     auth: 'widget_token',
+    idempotent: true,
     errorEnvelope: 'widget',
     requestBody: { schema: generateWidgetNoteRequestSchema, required: false },
     success: { status: 201, description: 'The note, with what PUSH_NOTE carries.', schema: widgetNoteSchema },
@@ -312,6 +311,7 @@ export const WIDGET_ENDPOINTS = [
     summary: 'Write a referral letter, a patient letter or a form from the encounter',
     tag: 'Widget',
     auth: 'widget_token',
+    idempotent: true,
     errorEnvelope: 'widget',
     requestBody: { schema: createWidgetDocumentRequestSchema, required: true },
     success: {

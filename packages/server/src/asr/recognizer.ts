@@ -101,6 +101,16 @@ export interface RecognizerStream {
   off<E extends RecognizerEventName>(event: E, listener: (payload: RecognizerEvents[E]) => void): this;
 }
 
+/** One decoding worker's work, for the metrics (docs/operations.md): totals since the recognizer started. */
+export interface RecognizerWorkerLoad {
+  /** Audio written to the worker's streams and not decoded yet, in seconds. */
+  backlogSeconds: number;
+  /** Audio it decoded, in seconds. */
+  decodedSeconds: number;
+  /** CPU time its process used (user and system), in seconds: with decodedSeconds, the real-time factor. */
+  cpuSeconds: number;
+}
+
 export interface Recognizer {
   readonly name: string;
   /** What the clinician is told transcribes their audio (the widget shows it). */
@@ -109,6 +119,11 @@ export interface Recognizer {
   readonly languages: readonly string[] | 'any';
   status(): Promise<RecognizerStatus>;
   openStream(options: RecognizerStreamOptions): Promise<RecognizerStream>;
+  /**
+   * Each decoding worker's load, by its place in the pool (a replaced worker's totals carry on in
+   * its place). Absent for an engine that decodes elsewhere (an OpenAI-compatible server).
+   */
+  load?(): RecognizerWorkerLoad[];
   /** Ends every open stream's worker and releases the engine. */
   close(): Promise<void>;
 }

@@ -353,6 +353,26 @@ describe.each(TEST_DIALECTS)('the audit trail (%s)', (dialect) => {
       action: 'read',
       resource_id: restNoteId,
     });
+    // Where the project's notes are sent: its webhook endpoints and callback secret.
+    const webhookEndpoint = await asServer(
+      'createWebhookEndpoint',
+      'POST',
+      '/api/v1/webhooks/endpoints',
+      { url: 'https://hooks.example.com/notes' },
+      { action: 'create', resource_type: 'webhook_endpoint', encounter_id: null, patient_ref: null },
+    );
+    const endpointId = webhookEndpoint.json<{ id: string }>().id;
+    expect((await records()).at(-1)?.resource_id).toBe(endpointId);
+    await asServer('deleteWebhookEndpoint', 'DELETE', `/api/v1/webhooks/endpoints/${endpointId}`, undefined, {
+      action: 'delete',
+      resource_type: 'webhook_endpoint',
+      resource_id: endpointId,
+    });
+    await asServer('createCallbackSecret', 'POST', '/api/v1/webhooks/callback-secret', undefined, {
+      action: 'rotate',
+      resource_type: 'callback_secret',
+      resource_id: null,
+    });
     await asServer('deleteNote', 'DELETE', `/api/v1/notes/${restNoteId}`, undefined, {
       action: 'delete',
       resource_id: restNoteId,

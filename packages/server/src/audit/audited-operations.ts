@@ -36,7 +36,9 @@ export interface AuditedOperation {
     | 'admin_token'
     | 'console_session'
     | 'organisation'
-    | 'audit_log';
+    | 'audit_log'
+    | 'webhook_endpoint'
+    | 'callback_secret';
   /** The resource's id: from the path, or from the answer of a create; null for a list. */
   resourceId: (call: AuditedCall) => string | null;
   encounter?: EncounterLocator;
@@ -153,6 +155,12 @@ export const AUDITED_OPERATIONS: Readonly<Record<EndpointId, AuditedOperation | 
   createNote: { action: 'create', resourceType: 'note', resourceId: answered('id') },
   retrieveNote: { action: 'read', resourceType: 'note', resourceId: param('id'), encounter: { from: 'note' } },
   deleteNote: { action: 'delete', resourceType: 'note', resourceId: param('id'), encounter: { from: 'note' } },
+  // Where notes are sent is on record; the delivery log holds no patient data.
+  createWebhookEndpoint: { action: 'create', resourceType: 'webhook_endpoint', resourceId: answered('id') },
+  deleteWebhookEndpoint: { action: 'delete', resourceType: 'webhook_endpoint', resourceId: param('id') },
+  createCallbackSecret: { action: 'rotate', resourceType: 'callback_secret', resourceId: none },
+  listWebhookEndpoints: 'no_phi',
+  listWebhookDeliveries: 'no_phi',
   retrieveRealtimeSession: {
     action: 'read',
     resourceType: 'realtime_session',

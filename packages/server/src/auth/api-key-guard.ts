@@ -35,10 +35,17 @@ export function apiKeyGuard(options: ApiKeyGuardOptions): Guard<'api_key', ApiKe
         options.limitPerMinute,
         MINUTE_MS,
       );
-      enforceRateLimit(reply, decision, `Rate limit of ${decision.limit} requests per minute exceeded.`);
+      enforceRateLimit(
+        reply,
+        decision,
+        'rest_api_project',
+        `Rate limit of ${decision.limit} requests per minute exceeded.`,
+      );
       options.usage.count(principal, 'restRequests');
       options.usage.keyUsed(principal.apiKeyId);
       return principal;
     },
+    // The project environment's, whichever of its keys sends them (a key rotated mid-retry included).
+    idempotencyScope: (principal) => `environment:${principal.projectId}:${principal.environment}`,
   };
 }

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -23,6 +23,15 @@ export function generateSecret(prefix: string): string {
 /** Storage form of a credential: lookups go by this hash, and the credential itself is never kept. */
 export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+/**
+ * Whether a presented secret is the expected one, in time that tells nothing of either: their
+ * digests are compared, so not even the expected secret's length shows.
+ */
+export function sameSecret(presented: string, expected: string): boolean {
+  const digest = (secret: string) => createHash('sha256').update(secret, 'utf8').digest();
+  return timingSafeEqual(digest(presented), digest(expected));
 }
 
 /** What a console shows of a key: its prefix and last four characters. */

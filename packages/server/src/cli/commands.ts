@@ -22,6 +22,7 @@ import { MANAGEMENT_COMMANDS } from './management-commands.js';
 import { PRIVACY_COMMANDS } from './privacy-commands.js';
 import { REMOTE_USAGE, remoteTarget, runRemote } from './remote-commands.js';
 import { UsageError } from './usage.js';
+import { runWorker } from './worker-command.js';
 
 export interface CliIo {
   out(text: string): void;
@@ -31,6 +32,10 @@ export interface CliIo {
 export const USAGE = `Usage: chartwright <command> [options]
 
 Commands:
+  serve                                     Run the service (as \`npm start\` does in a checkout), configured by
+                                            the environment (docs/configuration.md)
+  worker                                    Run asynchronous notes' jobs and their webhooks until SIGTERM, on the
+                                            service's database and queue (docs/operations.md, "Note workers")
   migrate                                   Apply database migrations
   projects create --name <name>             Create a project (sandbox + production environments)
   projects list                             List projects
@@ -209,6 +214,7 @@ export async function runCli(
       return 0;
     }
     const config = loadConfig(env);
+    if (command === 'worker') return await runWorker(config, io);
     database = openDatabase(config.database);
     const migrated = await migrateToLatest(database);
     const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;

@@ -18,6 +18,8 @@ describe('loadConfig', () => {
       logLevel: 'info',
       trustProxy: 0,
       connections: { requestTimeoutMs: 30_000, headersTimeoutMs: 10_000, maxPerAddress: 256 },
+      shutdownTimeoutMs: 10_000,
+      shutdownDrainMs: 5_000,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -36,6 +38,7 @@ describe('loadConfig', () => {
       API_RATE_LIMIT_PER_MINUTE: '100',
       BODY_LIMIT_BYTES: '2048',
       SHUTDOWN_TIMEOUT_MS: '500',
+      SHUTDOWN_DRAIN_MS: '0',
       SEED_DEMO: 'false',
     });
     expect(config).toMatchObject({
@@ -51,6 +54,7 @@ describe('loadConfig', () => {
       apiRateLimitPerMinute: 100,
       bodyLimitBytes: 2048,
       shutdownTimeoutMs: 500,
+      shutdownDrainMs: 0,
       seedDemo: false,
     });
   });

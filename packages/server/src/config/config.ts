@@ -1,19 +1,21 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 import { z } from 'zod';
 
 import { formatPath, LIMITS } from '@chartwright/protocol';
 
+import { appBuildDirectory } from './app-builds.js';
 import { CONSOLE_ENV, consoleConfig, type ConsoleConfig } from './console-config.js';
+import { databaseTarget, defaultKeyFile, type DatabaseTarget } from './database-target.js';
 import { boolean, databaseUrl, httpUrl, integer, redisUrl } from './env-values.js';
+import { JOBS_ENV, jobsConfig, type JobsConfig } from './jobs-config.js';
+import { METRICS_ENV, metricsConfig, metricsProblems, type MetricsConfig } from './metrics-config.js';
 import { trustProxy, type TrustProxy } from './trust-proxy.js';
 
+export type { DatabaseTarget } from './database-target.js';
+export type { JobsConfig } from './jobs-config.js';
+export type { MetricsConfig } from './metrics-config.js';
 export type { TrustProxy } from './trust-proxy.js';
-
-/** The widget app's build in this checkout: packages/widget/dist, from src/config and dist/config alike. */
-const WIDGET_APP_BUILD = fileURLToPath(new URL('../../../widget/dist', import.meta.url));
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -34,6 +36,7 @@ const envSchema = z
     API_RATE_LIMIT_PER_MINUTE: integer(1, 1_000_000).default(600),
     BODY_LIMIT_BYTES: integer(1024, 64 * 1024 * 1024).default(1024 * 1024),
     SHUTDOWN_TIMEOUT_MS: integer(0, 600_000).default(10_000),
+    SHUTDOWN_DRAIN_MS: integer(0, 600_000).default(5_000),
     SEED_DEMO: boolean.default(true),
     WIDGET_BASE_URL: httpUrl.optional(),
     WIDGET_TOKEN_RATE_LIMIT_PER_MINUTE: integer(1, 1_000_000).default(600),
@@ -72,6 +75,8 @@ const envSchema = z
     AUDIT_HMAC_KEY: z.string().trim().min(32, { error: 'must be at least 32 characters long' }).optional(),
     KEY_FILE: z.string().trim().min(1, { error: 'must not be empty' }).optional(),
     ...CONSOLE_ENV,
+    ...JOBS_ENV,
+    ...METRICS_ENV,
     ASR_ENGINE: z.enum(['pocketsphinx', 'openai'], { error: 'must be pocketsphinx or openai' }).default('pocketsphinx'),
     ASR_OPENAI_BASE_URL: httpUrl.optional(),
     ASR_OPENAI_API_KEY: z.string().trim().optional(),
@@ -90,6 +95,7 @@ const envSchema = z
         message: `must be at most REQUEST_TIMEOUT_MS (${values.REQUEST_TIMEOUT_MS})`,
       });
     }
+    for (const [name, message] of metricsProblems(values)) context.addIssue({ code: 'custom', path: [name], message });
     // An OpenAI-compatible engine cannot run without an address and a model; say so at start.
     const openAiEngines = [
       {
@@ -115,8 +121,6 @@ const envSchema = z
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
-
 export interface Config {
   readonly port: number;
   readonly host: string;
@@ -132,6 +136,8 @@ export interface Config {
   readonly apiRateLimitPerMinute: number;
   readonly bodyLimitBytes: number;
   readonly shutdownTimeoutMs: number;
+  /** On SIGTERM, how long /readyz answers 503 (requests still served) before the listener closes. */
+  readonly shutdownDrainMs: number;
   readonly connections: ConnectionLimits;
   readonly seedDemo: boolean;
   /** `{widget_host}`: serves the widget page, its token endpoint and session API. */
@@ -154,10 +160,13 @@ export interface Config {
   /** The widget app's build (index.html and assets/) served at /widget. */
   readonly widgetAppDir: string;
   readonly notes: NotesConfig;
+  readonly jobs: JobsConfig;
   readonly asr: AsrConfig;
   readonly realtime: RealtimeConfig;
   readonly audit: AuditConfig;
   readonly console: ConsoleConfig;
+  /** The /metrics listener; null (the default) when METRICS_PORT is unset. */
+  readonly metrics: MetricsConfig | null;
   /**
    * Where the secrets the service generates for itself are kept, outside the database: an owner-only
    * file; null keeps them in memory only (an in-memory database's tests).
@@ -250,19 +259,6 @@ export class ConfigError extends Error {
   }
 }
 
-function databaseTarget(url: string): DatabaseTarget {
-  if (/^(postgres|postgresql):\/\//i.test(url)) return { kind: 'postgres', url };
-  return { kind: 'sqlite', path: url.replace(/^sqlite:/i, '') };
-}
-
-const KEY_FILE_NAME = 'chartwright.keys.json';
-
-/** Beside a SQLite database (its data directory); in ./data for PostgreSQL; nowhere for an in-memory database. */
-function defaultKeyFile(database: DatabaseTarget): string | null {
-  if (database.kind === 'postgres') return join('data', KEY_FILE_NAME);
-  return database.path === ':memory:' ? null : join(dirname(database.path), KEY_FILE_NAME);
-}
-
 type EnvValues = z.output<typeof envSchema>;
 
 /** An API key variable set to nothing means no key. */
@@ -346,6 +342,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     apiRateLimitPerMinute: values.API_RATE_LIMIT_PER_MINUTE,
     bodyLimitBytes: values.BODY_LIMIT_BYTES,
     shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
+    shutdownDrainMs: values.SHUTDOWN_DRAIN_MS,
     connections: Object.freeze({
       requestTimeoutMs: values.REQUEST_TIMEOUT_MS,
       headersTimeoutMs: values.HEADERS_TIMEOUT_MS,
@@ -362,12 +359,14 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
       ttlSeconds: values.WIDGET_PDF_LINK_TTL_SECONDS,
       secret: values.WIDGET_PDF_LINK_SECRET ?? null,
     }),
-    widgetAppDir: values.WIDGET_APP_DIR ?? WIDGET_APP_BUILD,
+    widgetAppDir: values.WIDGET_APP_DIR ?? appBuildDirectory('@chartwright/widget'),
     notes: notesConfig(values),
+    jobs: jobsConfig(values),
     realtime: realtimeConfig(values),
     asr: asrConfig(values),
     audit: Object.freeze({ retentionDays: values.AUDIT_RETENTION_DAYS, hmacKey: values.AUDIT_HMAC_KEY ?? null }),
     console: consoleConfig(values),
+    metrics: metricsConfig(values),
     keyFile: values.KEY_FILE ?? defaultKeyFile(database),
   });
 }

@@ -109,7 +109,11 @@ async function adminTokenPrincipal(
       'Project keys (sk_) and realtime tokens (svc_rt_) cannot manage the organisation; use the console or an admin token.',
     );
   }
-  const failures = failuresFromAddress(`console-token-failures:${request.ip}`, options.failuresPerMinute);
+  const failures = failuresFromAddress(
+    'admin_token_failures_address',
+    `console-token-failures:${request.ip}`,
+    options.failuresPerMinute,
+  );
   return throttleFailures(reply, options.rateLimiter, failures, () => {
     if (!credential.startsWith(CREDENTIAL_PREFIXES.adminToken)) {
       throw new AppError('invalid_admin_token', 'The admin token is not one this service issued.');
@@ -132,9 +136,16 @@ export function consoleGuard(options: ConsoleGuardOptions): Guard<'console', Con
           : await adminTokenPrincipal(request, reply, options);
       const key = `console:${principal.organisationId}`;
       const decision = await options.rateLimiter.hit(key, options.limitPerMinute, MINUTE_MS);
-      enforceRateLimit(reply, decision, `Rate limit of ${decision.limit} management requests per minute exceeded.`);
+      enforceRateLimit(
+        reply,
+        decision,
+        'management_organisation',
+        `Rate limit of ${decision.limit} management requests per minute exceeded.`,
+      );
       return principal;
     },
+    // The organisation's, whichever member or admin token sends them.
+    idempotencyScope: (principal) => `organisation:${principal.organisationId}`,
   };
 }
 

@@ -1,15 +1,17 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 
 /**
- * Seals secrets the service must keep and use again (an OpenID client secret) with AES-256-GCM
- * under a key outside the database, so a copy of the database alone does not reveal them.
+ * Seals secrets the service must keep and use again (an OpenID client secret, the kept answers to
+ * Idempotency-Keys) with AES-256-GCM under a key outside the database, so a copy of the database
+ * alone does not reveal them.
  * `v1.<iv>.<tag>.<ciphertext>`, base64url.
  */
 export class SecretBox {
   readonly #key: Buffer;
 
-  constructor(secret: string) {
-    this.#key = createHash('sha256').update(`chartwright console secret box\n${secret}`).digest();
+  /** `purpose` gives each use its own key from the one secret (the default is the client secrets'). */
+  constructor(secret: string, purpose = 'console secret box') {
+    this.#key = createHash('sha256').update(`chartwright ${purpose}\n${secret}`).digest();
   }
 
   seal(plaintext: string): string {

@@ -54,7 +54,11 @@ export function consoleSignInRoutes(open: Area<'none', null>, options: ConsoleSe
       reply,
       rateLimiter,
       {
-        ...failuresFromAddress(`console-link-failures:${request.ip}`, options.failuresPerMinute),
+        ...failuresFromAddress(
+          'console_link_failures_address',
+          `console-link-failures:${request.ip}`,
+          options.failuresPerMinute,
+        ),
         counts: (error) => error.code === 'console_link_invalid',
       },
       run,
@@ -78,12 +82,14 @@ function passwordSignInRoute(open: Area<'none', null>, options: ConsoleSessionRo
   const { members, sso, rateLimiter } = options;
   route(open, 'signInToConsole', async ({ body, request, reply }) => {
     const perEmail = {
+      limiter: 'console_sign_in_email' as const,
       subject: `console-sign-in:${body.email.trim().toLowerCase()}`,
       limit: options.signInFailuresPer15Minutes,
       windowMs: FIFTEEN_MINUTES_MS,
       refusal: 'Too many failed sign-ins for this e-mail address; try again later.',
     };
     const perAddress = {
+      limiter: 'console_sign_in_address' as const,
       subject: `console-sign-in-address:${request.ip}`,
       limit: options.signInFailuresPer15Minutes * 10,
       windowMs: FIFTEEN_MINUTES_MS,
@@ -110,7 +116,12 @@ function singleSignOnRoutes(open: Area<'none', null>, options: ConsoleSessionRou
   // address probing which e-mails have single sign-on learns as little as one guessing passwords.
   route(open, 'startConsoleSso', async ({ body, request, reply }) => {
     const decision = await rateLimiter.hit(`console-sso-start:${request.ip}`, options.failuresPerMinute, MINUTE_MS);
-    enforceRateLimit(reply, decision, 'Too many single sign-on attempts from this address; try again later.');
+    enforceRateLimit(
+      reply,
+      decision,
+      'console_sso_start_address',
+      'Too many single sign-on attempts from this address; try again later.',
+    );
     return sso.start(body.email);
   });
 

@@ -1,4 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, preParsingAsyncHookHandler } from 'fastify';
+
+import { AppError } from '../errors.js';
 
 /** The parsed body, with no body at all read as `{}` so optional fields take their defaults. */
 export const bodyOf = (request: FastifyRequest): unknown => (request.body === undefined ? {} : request.body);
@@ -19,3 +21,19 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
     void parseJson(request, text, done);
   });
 }
+
+/**
+ * A `preParsing` hook for an operation that takes no body: one sent anyway is refused before it is
+ * read, rather than accepted and ignored, since the OpenAPI document declares none. An empty body
+ * (`Content-Length: 0`) is no body.
+ */
+export const refuseBody: preParsingAsyncHookHandler = (request, _reply, payload) => {
+  const length = request.headers['content-length'];
+  if (request.headers['transfer-encoding'] !== undefined || (length !== undefined && Number(length) !== 0)) {
+    const path = request.url.split('?')[0] ?? '';
+    return Promise.reject(
+      new AppError('body_not_allowed', `${request.method} ${path} takes no body; send the request without one.`),
+    );
+  }
+  return Promise.resolve(payload);
+};

@@ -110,6 +110,13 @@ describe('Cache-Control: no-store on every response that carries patient data or
     await storeRealtimeSession(h, null, null, [['unknown', 'Hello.']], { id: 'rts_server', endReason: 'stopped' });
     await onApi('retrieveRealtimeSession', 'GET', '/api/v1/realtime/sessions/rts_server');
     await onApi('deleteRealtimeSession', 'DELETE', '/api/v1/realtime/sessions/rts_server');
+    const webhookEndpoint = (
+      await onApi('createWebhookEndpoint', 'POST', '/api/v1/webhooks/endpoints', { url: 'https://hooks.example.com/x' })
+    ).json<{ id: string }>();
+    await onApi('listWebhookEndpoints', 'GET', '/api/v1/webhooks/endpoints');
+    await onApi('createCallbackSecret', 'POST', '/api/v1/webhooks/callback-secret');
+    await onApi('listWebhookDeliveries', 'GET', `/api/v1/webhooks/deliveries?note_id=${restNote.id}`);
+    await onApi('deleteWebhookEndpoint', 'DELETE', `/api/v1/webhooks/endpoints/${webhookEndpoint.id}`);
     await onApi('deleteNote', 'DELETE', `/api/v1/notes/${restNote.id}`);
     // Deletions last, the encounter's own last of all.
     await onWidget('deleteWidgetDocument', 'DELETE', `${encounter}/documents/${document.id}`);

@@ -6,22 +6,57 @@ import type { RateLimitDecision, RateLimiter } from '../ratelimit/rate-limiter.j
 export const MINUTE_MS = 60_000;
 
 /**
+ * Every limit that can refuse a request with 429, by what it counts: the `limiter` label of
+ * `chartwright_rate_limit_refusals_total` (docs/operations.md).
+ */
+export const RATE_LIMITERS = [
+  'rest_api_project',
+  'management_organisation',
+  'widget_token_partner',
+  'widget_token_failures_address',
+  'widget_api_clinician',
+  'widget_api_partner',
+  'widget_api_failures_address',
+  'console_link_failures_address',
+  'console_sign_in_email',
+  'console_sign_in_address',
+  'console_sso_start_address',
+  'admin_token_failures_address',
+] as const;
+export type RateLimiterName = (typeof RATE_LIMITERS)[number];
+
+/** A 429: the rate_limited error, saying which limit refused (for the metrics, never the caller). */
+export class RateLimitRefusal extends AppError {
+  constructor(
+    readonly limiter: RateLimiterName,
+    message: string,
+    retryAfterSeconds: number,
+  ) {
+    super('rate_limited', message, { headers: { 'retry-after': String(retryAfterSeconds) } });
+  }
+}
+
+/**
  * Tells the caller where it stands (`RateLimit-*` headers on every response) and refuses it with
  * 429 and `Retry-After` once over the limit.
  */
-export function enforceRateLimit(reply: FastifyReply, decision: RateLimitDecision, refusal: string): void {
+export function enforceRateLimit(
+  reply: FastifyReply,
+  decision: RateLimitDecision,
+  limiter: RateLimiterName,
+  refusal: string,
+): void {
   reply.headers({
     'ratelimit-limit': String(decision.limit),
     'ratelimit-remaining': String(decision.remaining),
     'ratelimit-reset': String(decision.resetSeconds),
   });
-  if (!decision.allowed) {
-    throw new AppError('rate_limited', refusal, { headers: { 'retry-after': String(decision.retryAfterSeconds) } });
-  }
+  if (!decision.allowed) throw new RateLimitRefusal(limiter, refusal, decision.retryAfterSeconds);
 }
 
 /** Failed attempts allowed per subject and window, and what a refused caller is told. */
 export interface FailureThrottle {
+  limiter: RateLimiterName;
   subject: string;
   limit: number;
   windowMs: number;
@@ -33,7 +68,12 @@ export interface FailureThrottle {
 const countsAsGuess = (error: AppError) => error.status === 401 && error.code !== 'widget_token_expired';
 
 /** Failed authentications from one client address, per minute. */
-export const failuresFromAddress = (subject: string, limitPerMinute: number): FailureThrottle => ({
+export const failuresFromAddress = (
+  limiter: RateLimiterName,
+  subject: string,
+  limitPerMinute: number,
+): FailureThrottle => ({
+  limiter,
   subject,
   limit: limitPerMinute,
   windowMs: MINUTE_MS,
@@ -55,7 +95,7 @@ export async function throttleFailures<Principal>(
   authenticate: () => Promise<Principal>,
 ): Promise<Principal> {
   const before = await limiter.peek(failures.subject, failures.limit, failures.windowMs);
-  if (!before.allowed) enforceRateLimit(reply, before, failures.refusal);
+  if (!before.allowed) enforceRateLimit(reply, before, failures.limiter, failures.refusal);
   try {
     return await authenticate();
   } catch (error) {

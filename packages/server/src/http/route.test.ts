@@ -15,6 +15,7 @@ const widgetGuard: Guard<'widget_token', { clinician: string }> = {
     if (request.headers.authorization !== 'Bearer ok') throw new AppError('invalid_widget_token', 'No.');
     return Promise.resolve({ clinician: 'cln_1' });
   },
+  idempotencyScope: (principal) => `clinician:${principal.clinician}`,
 };
 
 describe('route()', () => {
@@ -95,6 +96,33 @@ describe('route()', () => {
     expect(new Set(app.knownRoutes().map((known) => known.url))).toEqual(new Set(['/api/widget/session']));
   });
 
+  it('refuses at startup an operation that takes an Idempotency-Key behind a guard that scopes none', async () => {
+    const refusals: unknown[] = [];
+    await (
+      await bare()
+    ).register(
+      (context, _options, done) => {
+        const widget = guardedArea(context, {
+          auth: 'widget_token',
+          authenticate: (request, reply) => widgetGuard.authenticate(request, reply),
+        });
+        try {
+          route(widget, 'createWidgetDocument', () => null as never);
+        } catch (error) {
+          refusals.push(error);
+        }
+        route(widget, 'getWidgetSession', () => null as never);
+        done();
+      },
+      { prefix: '/api/widget/' },
+    );
+    expect(refusals.map(String)).toEqual([
+      'Error: createWidgetDocument takes an Idempotency-Key: it can only be served in an area whose guard scopes keys',
+    ]);
+    await app.ready();
+    expect(new Set(app.knownRoutes().map((known) => known.url))).toEqual(new Set(['/api/widget/session']));
+  });
+
   it('serves an operation behind its guard, with its typed params and principal, its status and body checks', async () => {
     await (
       await bare()
@@ -141,5 +169,41 @@ describe('route()', () => {
       payload: { sessionId: 'ses_1' },
     });
     expect(created.statusCode).toBe(201);
+  });
+
+  it('refuses a body sent to an operation that takes none, before reading it and after the guard', async () => {
+    await (
+      await bare()
+    ).register(
+      (context, _options, done) => {
+        const widget = guardedArea(context, widgetGuard);
+        route(widget, 'deleteWidgetEncounter', () => null);
+        route(widget, 'getWidgetSession', () => ({ ok: true }) as never);
+        done();
+      },
+      { prefix: '/api/widget/' },
+    );
+    const remove = (authorization: string, extra: { payload?: string; headers?: Record<string, string> } = {}) =>
+      app.inject({
+        method: 'DELETE',
+        url: '/api/widget/encounters/ses_1',
+        headers: { authorization, ...extra.headers },
+        ...(extra.payload === undefined ? {} : { payload: extra.payload }),
+      });
+    const json = { 'content-type': 'application/json' };
+    const session = { authorization: 'Bearer ok', ...json };
+    for (const refused of [
+      await remove('Bearer ok', { payload: '{"reason":"wrong patient"}', headers: json }),
+      await remove('Bearer ok', { payload: 'hello', headers: { 'content-type': 'text/plain' } }),
+      await app.inject({ method: 'GET', url: '/api/widget/session', headers: session, payload: '{}' }),
+    ]) {
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json<{ error: { code: string } }>().error.code).toBe('body_not_allowed');
+    }
+    expect((await remove('Bearer no', { payload: '{}', headers: json })).statusCode).toBe(401);
+    expect((await remove('Bearer ok')).statusCode).toBe(204);
+    expect((await remove('Bearer ok', { payload: '', headers: { ...json, 'content-length': '0' } })).statusCode).toBe(
+      204,
+    );
   });
 });

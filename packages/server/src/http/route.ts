@@ -8,13 +8,15 @@ import {
   type EndpointParams,
   type EndpointQuery,
   type EndpointResponse,
+  type EndpointSpec,
 } from '@chartwright/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 import { AUDITED_OPERATIONS } from '../audit/audited-operations.js';
 import type { OperationAudit } from '../audit/operation-audit.js';
 import { AppError } from '../errors.js';
-import { bodyOf } from './json-body.js';
+import { idempotencyKeyOf, runIdempotently } from './idempotent-run.js';
+import { bodyOf, refuseBody } from './json-body.js';
 import { fastifyPath } from './paths.js';
 
 declare module 'fastify' {
@@ -32,6 +34,11 @@ declare module 'fastify' {
 export interface Guard<Auth extends EndpointAuth, Principal> {
   readonly auth: Auth;
   authenticate(request: FastifyRequest, reply: FastifyReply): Promise<Principal>;
+  /**
+   * Whose Idempotency-Keys a principal's are (a project environment, a clinician, an organisation):
+   * an area without it cannot serve operations that take one.
+   */
+  readonly idempotencyScope?: (principal: Principal) => string;
 }
 
 declare const area: unique symbol;
@@ -42,6 +49,7 @@ export type Area<Auth extends EndpointAuth, Principal> = FastifyInstance & {
 };
 
 const AREAS = new WeakMap<FastifyInstance, EndpointAuth>();
+const IDEMPOTENCY_SCOPES = new WeakMap<FastifyInstance, (principal: unknown) => string>();
 
 /** Puts every route of the context behind `guard`. */
 export function guardedArea<Auth extends EndpointAuth, Principal>(
@@ -53,6 +61,10 @@ export function guardedArea<Auth extends EndpointAuth, Principal>(
     request.principal = await guard.authenticate(request, reply);
   });
   AREAS.set(app, guard.auth);
+  const { idempotencyScope } = guard;
+  if (idempotencyScope !== undefined) {
+    IDEMPOTENCY_SCOPES.set(app, (principal) => idempotencyScope(principal as Principal));
+  }
   return app as Area<Auth, Principal>;
 }
 
@@ -101,47 +113,75 @@ export function route<Auth extends EndpointAuth, Principal, Id extends EndpointI
   if (AUDITED_OPERATIONS[operationId] !== 'no_phi' && !app.hasDecorator('operationAudit')) {
     throw new Error(`${operationId} touches patient data: it can only be served by an app with an audit log`);
   }
+  const scopeOf = spec.idempotent === true ? idempotencyScopeOf(app, operationId) : undefined;
   const path = fastifyPath(spec);
   if (!path.startsWith(app.prefix)) throw new Error(`${operationId} (${spec.path}) is outside ${app.prefix}`);
-  const bodySchema = spec.requestBody?.schema;
-  const querySchema = spec.query?.schema;
   app.route({
     method: spec.method,
     url: path.slice(app.prefix.length),
+    ...(spec.requestBody === undefined ? { preParsing: refuseBody } : {}),
     handler: async (request, reply) => {
-      let body: unknown;
-      if (bodySchema !== undefined) {
-        const parsed = validate(bodySchema, bodyOf(request));
-        if (!parsed.ok) throw AppError.invalidBody(parsed.details);
-        body = parsed.value;
-      }
-      let query: unknown = request.query;
-      if (querySchema !== undefined) {
-        const parsed = validate(querySchema, request.query ?? {});
-        if (!parsed.ok) throw AppError.invalidQuery(parsed.details);
-        query = parsed.value;
-      }
+      const idempotencyKey = scopeOf === undefined ? undefined : idempotencyKeyOf(request);
+      const { body, query } = validatedInput(spec, request);
       reply.code(spec.success.status);
       if (spec.success.contentType !== undefined) reply.type(spec.success.contentType);
       const params = request.params as EndpointParams<Id>;
+      const run = async () =>
+        handler({
+          body: body as EndpointBody<Id>,
+          params,
+          query: query as EndpointQuery<Id>,
+          principal: request.principal as Principal,
+          request,
+          reply,
+        });
       const result = await request.server.operationAudit.around(
         operationId,
         request,
         reply,
         { params: params as Readonly<Record<string, string>>, body },
-        async () =>
-          handler({
-            body: body as EndpointBody<Id>,
-            params,
-            query: query as EndpointQuery<Id>,
-            principal: request.principal as Principal,
-            request,
-            reply,
-          }),
+        scopeOf === undefined || idempotencyKey === undefined
+          ? run
+          : () =>
+              runIdempotently(
+                request,
+                reply,
+                { scope: scopeOf(request.principal), operation: operationId, key: idempotencyKey, params, body },
+                run,
+              ),
       );
       // A handler that answered itself returned the reply, which awaiting resolves once it is sent.
       if (reply.sent) return reply;
       return spec.success.status === 204 ? reply.send() : reply.send(result);
     },
   });
+}
+
+/** The body and the query, each validated with the operation's schema where it declares one. */
+function validatedInput(spec: EndpointSpec, request: FastifyRequest): { body: unknown; query: unknown } {
+  let body: unknown;
+  const bodySchema = spec.requestBody?.schema;
+  if (bodySchema !== undefined) {
+    const parsed = validate(bodySchema, bodyOf(request));
+    if (!parsed.ok) throw AppError.invalidBody(parsed.details);
+    body = parsed.value;
+  }
+  let query: unknown = request.query;
+  const querySchema = spec.query?.schema;
+  if (querySchema !== undefined) {
+    const parsed = validate(querySchema, request.query ?? {});
+    if (!parsed.ok) throw AppError.invalidQuery(parsed.details);
+    query = parsed.value;
+  }
+  return { body, query };
+}
+
+function idempotencyScopeOf(app: FastifyInstance, operationId: EndpointId): (principal: unknown) => string {
+  const scopeOf = IDEMPOTENCY_SCOPES.get(app);
+  if (scopeOf === undefined) {
+    throw new Error(
+      `${operationId} takes an Idempotency-Key: it can only be served in an area whose guard scopes keys`,
+    );
+  }
+  return scopeOf;
 }

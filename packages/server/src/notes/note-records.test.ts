@@ -60,6 +60,15 @@ const ROW_BASE: Omit<NoteRow, 'sections' | 'flags' | 'omissions' | 'warnings' | 
   created_at: 0,
   expires_at: 1,
   style: 'concise',
+  status: 'ready',
+  attempt: 1,
+  started_at: null,
+  run_after: null,
+  error_code: null,
+  error_message: null,
+  callback_url: null,
+  request: null,
+  includes: null,
 };
 
 describe('stored notes', () => {

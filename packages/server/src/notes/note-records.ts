@@ -2,6 +2,8 @@ import type {
   Fact,
   Note,
   NoteInclude,
+  NoteOrProgress,
+  NoteProgress,
   NoteVerification,
   NoteWarning,
   Omission,
@@ -91,6 +93,7 @@ export function noteFromRow(row: NoteRow, include: readonly NoteInclude[] = []):
   return {
     id: row.id,
     object: 'note',
+    status: 'ready',
     template_id: row.template_id,
     template_version: row.template_version,
     note: row.note_text,
@@ -103,4 +106,28 @@ export function noteFromRow(row: NoteRow, include: readonly NoteInclude[] = []):
     ...noteReviewOf(row),
     ...(include.includes('facts') ? { facts: parsed<Fact[]>(row.facts, []) } : {}),
   };
+}
+
+/** An asynchronous note that is not written: where it stands, and why it failed when it did. */
+export function noteProgressFromRow(row: NoteRow & { status: NoteProgress['status'] }): NoteProgress {
+  return {
+    id: row.id,
+    object: 'note',
+    status: row.status,
+    template_id: row.template_id,
+    style: row.style,
+    callback_url: row.callback_url,
+    created_at: new Date(row.created_at).toISOString(),
+    expires_at: new Date(row.expires_at).toISOString(),
+    error:
+      row.status === 'failed'
+        ? { code: row.error_code ?? 'note_generation_failed', message: row.error_message ?? '' }
+        : null,
+  };
+}
+
+/** The stored note as GET /api/v1/notes/{id} returns it, whatever its status. */
+export function noteOrProgressFromRow(row: NoteRow, include: readonly NoteInclude[] = []): NoteOrProgress {
+  const { status } = row;
+  return status === 'ready' ? noteFromRow(row, include) : noteProgressFromRow({ ...row, status });
 }

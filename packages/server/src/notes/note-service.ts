@@ -7,12 +7,14 @@ import {
   type CreateNoteParams,
   type Note,
   type NoteInclude,
+  type NoteOrProgress,
   type NoteSegment,
   type Template,
 } from '@chartwright/protocol';
 
 import type { ProjectScope } from '../auth/principal.js';
 import { generateId } from '../auth/secrets.js';
+import { canonicalJson } from '../canonical-json.js';
 import type { Clock } from '../clock.js';
 import type { UsageRecorder } from '../usage/usage-recorder.js';
 import { AppError } from '../errors.js';
@@ -22,22 +24,10 @@ import type { Conversation } from '../text/conversation.js';
 import { parseConversation } from '../text/parse-conversation.js';
 import { conversationFromSegments, segmentsLength } from '../text/segment-conversation.js';
 import type { GenerationInput, GenerationOutcome, NoteContext, NoteProducer } from './generator.js';
-import { noteFromRow, reviewColumns, type HostKeys } from './note-records.js';
+import { noteFromRow, noteOrProgressFromRow, reviewColumns, type HostKeys } from './note-records.js';
 import { renderNote } from './render.js';
 import { resolveTemplate } from './template-resolution.js';
 import { findCuratedTemplate } from './templates.js';
-
-/** Key order does not change the hash: two equal inputs always hash alike. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, entry]) => entry !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, entry]) => `${JSON.stringify(key)}:${canonicalJson(entry)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
 
 /**
  * Refuses a conversation longer than MAX_CONVERSATION_CHARACTERS, named as its caller knows it: a
@@ -66,7 +56,7 @@ export function checkSegmentsLength(segments: readonly NoteSegment[], path: stri
 }
 
 /** What a note is written from once its template is known: the visit as text or as segments. */
-export type NoteInput = Omit<CreateNoteParams, 'template_id' | 'sections' | 'include'> & {
+export type NoteInput = Omit<CreateNoteParams, 'template_id' | 'sections' | 'include' | 'async' | 'callback_url'> & {
   template: Template;
   /** The caller's key for each template section, when it named its own (`custom` sections). */
   hostKeys?: HostKeys;
@@ -176,6 +166,33 @@ export interface GenerateOptions {
   include?: readonly NoteInclude[];
 }
 
+/** A create request checked, its template resolved: what a note is written from, now or later. */
+interface PreparedNote {
+  input: NoteInput;
+  include: NoteInclude[];
+}
+
+/** The columns a note gets beside the note itself: `ready`, written at its first attempt, nothing queued. */
+const WRITTEN_NOW = {
+  status: 'ready',
+  attempt: 1,
+  started_at: null,
+  run_after: null,
+  error_code: null,
+  error_message: null,
+  callback_url: null,
+  request: null,
+  includes: null,
+} as const;
+
+/** The columns of a written note (`ready`), for a new row or a queued one. */
+export type WrittenColumns = Omit<
+  NoteRow,
+  'id' | 'project_id' | 'environment' | 'created_at' | 'expires_at' | keyof typeof WRITTEN_NOW
+> & {
+  status: 'ready';
+};
+
 /** Generates notes, stores them for the retention period, and serves them to the environment that made them. */
 export class NoteService {
   constructor(
@@ -188,27 +205,95 @@ export class NoteService {
 
   /** POST /api/v1/notes: the caller names the template (or sends its sections). */
   async create(scope: ProjectScope, params: CreateNoteParams, signal?: AbortSignal): Promise<Note> {
-    if (params.segments !== undefined) checkSegmentsLength(params.segments, 'segments');
-    else
-      checkConversationLength(params.conversation_text ?? '', { name: 'conversation_text', path: 'conversation_text' });
-    const { template_id: _templateId, sections: _sections, include = [], ...input } = params;
-    return this.generate(scope, { ...input, ...templateFor(params) }, { include, ...(signal && { signal }) });
+    const { input, include } = prepare(params);
+    return this.generate(scope, input, { include, ...(signal && { signal }) });
   }
 
   /** Writes the note with a template already resolved (the caller checked the conversation's length). */
   async generate(scope: ProjectScope, input: NoteInput, options: GenerateOptions = {}): Promise<Note> {
-    const { hostKeys, ...job } = input;
-    const { template } = input;
-    const style = input.style ?? NOTE_STYLE_DEFAULT;
-    const outcome = await this.write(job, {
-      tenant: `${scope.projectId}/${scope.environment}`,
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-    });
+    const columns = await this.written(scope, input, options.signal);
     const now = this.clock.now();
     const row: NoteRow = {
       id: generateId('note'),
       project_id: scope.projectId,
       environment: scope.environment,
+      created_at: now,
+      expires_at: now + this.retentionMs,
+      ...columns,
+      ...WRITTEN_NOW,
+    };
+    await this.repositories.notes.insert(row);
+    this.usage.count(scope, 'notesGenerated');
+    return noteFromRow(row, options.include);
+  }
+
+  /**
+   * Stores the request as a `queued` note (POST with `async: true`), checked as a synchronous one is,
+   * to be written by a job (notes/async-notes.ts). Its retention runs from now, written or not.
+   */
+  async queue(scope: ProjectScope, params: CreateNoteParams, callbackUrl: string | null): Promise<NoteRow> {
+    const { input, include } = prepare(params);
+    const { async: _async, callback_url: _callbackUrl, ...request } = params;
+    const now = this.clock.now();
+    const row: NoteRow = {
+      id: generateId('note'),
+      project_id: scope.projectId,
+      environment: scope.environment,
+      template_id: input.template.id,
+      template_version: input.template.version,
+      // Empty until it is written: only a `ready` note is read as a note.
+      engine_name: '',
+      engine_version: '',
+      fallback: null,
+      input_sha256: inputHash(input),
+      note_text: '',
+      sections: '[]',
+      created_at: now,
+      expires_at: now + this.retentionMs,
+      style: input.style ?? NOTE_STYLE_DEFAULT,
+      flags: null,
+      omissions: null,
+      warnings: null,
+      verification: null,
+      facts: null,
+      ...WRITTEN_NOW,
+      status: 'queued',
+      attempt: 0,
+      callback_url: callbackUrl,
+      request: JSON.stringify(request),
+      includes: JSON.stringify(include),
+    };
+    await this.repositories.notes.insert(row);
+    return row;
+  }
+
+  /** Writes a queued note's request (in the worker pool, as any note); the columns to store it with. */
+  async writeQueued(row: Pick<NoteRow, 'project_id' | 'environment' | 'request'>): Promise<WrittenColumns> {
+    const params = JSON.parse(row.request ?? 'null') as CreateNoteParams;
+    return this.written({ projectId: row.project_id, environment: row.environment }, prepare(params).input);
+  }
+
+  /** Counts a note written by a job, once it is stored. */
+  countWritten(scope: ProjectScope): void {
+    this.usage.count(scope, 'notesGenerated');
+  }
+
+  /** A note in whatever status it is: written, or where it stands. */
+  async retrieve(scope: ProjectScope, id: string, include: readonly NoteInclude[] = []): Promise<NoteOrProgress> {
+    const row = await this.repositories.notes.getScoped(id, scope, this.clock.now());
+    if (row === undefined)
+      throw new AppError('note_not_found', `No note ${id} exists for this key's project environment.`);
+    return noteOrProgressFromRow(row, include);
+  }
+
+  private async written(scope: ProjectScope, input: NoteInput, signal?: AbortSignal): Promise<WrittenColumns> {
+    const { hostKeys, ...job } = input;
+    const { template } = input;
+    const outcome = await this.write(job, {
+      tenant: `${scope.projectId}/${scope.environment}`,
+      ...(signal === undefined ? {} : { signal }),
+    });
+    return {
       template_id: template.id,
       template_version: template.version,
       engine_name: outcome.engine.name,
@@ -216,20 +301,25 @@ export class NoteService {
       fallback: outcome.fallback === null ? null : JSON.stringify(outcome.fallback),
       input_sha256: inputHash(input),
       note_text: renderNote(outcome.note.sections),
-      created_at: now,
-      expires_at: now + this.retentionMs,
-      style,
+      style: input.style ?? NOTE_STYLE_DEFAULT,
       ...reviewColumns(outcome.note, hostKeys),
+      status: 'ready',
     };
-    await this.repositories.notes.insert(row);
-    this.usage.count(scope, 'notesGenerated');
-    return noteFromRow(row, options.include);
   }
+}
 
-  async retrieve(scope: ProjectScope, id: string, include: readonly NoteInclude[] = []): Promise<Note> {
-    const row = await this.repositories.notes.getScoped(id, scope, this.clock.now());
-    if (row === undefined)
-      throw new AppError('note_not_found', `No note ${id} exists for this key's project environment.`);
-    return noteFromRow(row, include);
-  }
+/** Checks what the schema cannot (the conversation's length, the template) and resolves the template. */
+function prepare(params: CreateNoteParams): PreparedNote {
+  if (params.segments !== undefined) checkSegmentsLength(params.segments, 'segments');
+  else
+    checkConversationLength(params.conversation_text ?? '', { name: 'conversation_text', path: 'conversation_text' });
+  const {
+    template_id: _templateId,
+    sections: _sections,
+    include = [],
+    async: _async,
+    callback_url: _callbackUrl,
+    ...input
+  } = params;
+  return { input: { ...input, ...templateFor(params) }, include };
 }

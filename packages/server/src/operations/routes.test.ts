@@ -79,7 +79,7 @@ describe('operations routes', () => {
         expect.arrayContaining(['Error', 'Template', 'TemplateList', 'RealtimeToken', 'CreateRealtimeTokenRequest']),
       );
       const templates = document.paths['/api/v1/templates']?.['get'];
-      expect(Object.keys(templates?.responses ?? {})).toEqual(['200', '401', '403', '429', '500', '503']);
+      expect(Object.keys(templates?.responses ?? {})).toEqual(['200', '304', '400', '401', '403', '429', '500', '503']);
       expect(templates?.security).toEqual([{ bearerAuth: [] }]);
       const tokens = document.paths['/api/v1/realtime/tokens']?.['post'];
       expect(Object.keys(tokens?.responses ?? {})).toEqual(

@@ -1,10 +1,11 @@
-import { buildOpenApiDocument } from '@chartwright/protocol';
-
+import { shuttingDown } from '../http/draining.js';
 import { route, type Area } from '../http/route.js';
 
 export type ReadinessCheck = () => Promise<void>;
 
 export interface OperationsOptions {
+  /** True once the instance is leaving its load balancer (SIGTERM): not ready, whatever the checks say. */
+  leaving: () => boolean;
   /** Dependencies the service cannot serve without: any failing makes the instance not ready. */
   readinessChecks: Readonly<Record<string, ReadinessCheck>>;
   /**
@@ -12,8 +13,8 @@ export interface OperationsOptions {
    * REST API still works, so an instance lacking one must keep its REST traffic.
    */
   featureChecks: Readonly<Record<string, ReadinessCheck>>;
-  version: string;
-  servers: readonly { url: string; description: string }[];
+  /** The OpenAPI document to serve (operations/api-document.ts). */
+  apiDocument: () => Record<string, unknown>;
 }
 
 /** Liveness, readiness and the OpenAPI document. */
@@ -21,6 +22,7 @@ export function operationsRoutes(open: Area<'none', null>, options: OperationsOp
   route(open, 'liveness', () => ({ status: 'ok' }));
 
   route(open, 'readiness', async ({ request, reply }) => {
+    if (options.leaving()) throw shuttingDown();
     const run = (checks: Readonly<Record<string, ReadinessCheck>>) =>
       Promise.all(
         Object.entries(checks).map(async ([name, check]) => {
@@ -39,7 +41,11 @@ export function operationsRoutes(open: Area<'none', null>, options: OperationsOp
     return { status: ready ? 'ok' : 'unavailable', checks: Object.fromEntries([...required, ...features]) };
   });
 
-  // Built once: the document depends only on the schemas and the configured servers.
-  const document = buildOpenApiDocument({ version: options.version, servers: options.servers });
-  route(open, 'openApiDocument', () => document);
+  // Built on first request, then kept: it depends only on the schemas and the configured addresses,
+  // and building it (a JSON Schema per component, in both directions) would slow every start.
+  let document: Record<string, unknown> | undefined;
+  route(open, 'openApiDocument', () => {
+    document ??= options.apiDocument();
+    return document;
+  });
 }

@@ -22,7 +22,11 @@ export function partnerKeyGuard(options: {
   return {
     auth: 'partner_key',
     authenticate: async (request, reply) => {
-      const failures = failuresFromAddress(`widget-token-failures:${request.ip}`, options.failuresPerMinute);
+      const failures = failuresFromAddress(
+        'widget_token_failures_address',
+        `widget-token-failures:${request.ip}`,
+        options.failuresPerMinute,
+      );
       const partner = await throttleFailures(reply, rateLimiter, failures, () =>
         options.partners.authenticate(request.headers['x-partner-key'] as string | undefined),
       );
@@ -31,7 +35,12 @@ export function partnerKeyGuard(options: {
         options.tokensPerPartnerPerMinute,
         MINUTE_MS,
       );
-      enforceRateLimit(reply, decision, `At most ${decision.limit} token requests per minute for one partner.`);
+      enforceRateLimit(
+        reply,
+        decision,
+        'widget_token_partner',
+        `At most ${decision.limit} token requests per minute for one partner.`,
+      );
       return partner;
     },
   };
@@ -53,7 +62,11 @@ export function widgetTokenGuard(options: {
   return {
     auth: 'widget_token',
     authenticate: async (request, reply) => {
-      const failures = failuresFromAddress(`widget-api-failures:${request.ip}`, options.failuresPerMinute);
+      const failures = failuresFromAddress(
+        'widget_api_failures_address',
+        `widget-api-failures:${request.ip}`,
+        options.failuresPerMinute,
+      );
       const session = await throttleFailures(reply, rateLimiter, failures, () =>
         options.widgetSessions.authenticate(credentialFromAuthorization(request.headers.authorization, 'widget token')),
       );
@@ -63,11 +76,23 @@ export function widgetTokenGuard(options: {
       ]);
       // The headers speak of the limit that binds: the one refusing, else the one with less left.
       if (!partner.allowed || (clinician.allowed && partner.remaining < clinician.remaining)) {
-        enforceRateLimit(reply, partner, `At most ${partner.limit} widget requests per minute for one partner.`);
+        enforceRateLimit(
+          reply,
+          partner,
+          'widget_api_partner',
+          `At most ${partner.limit} widget requests per minute for one partner.`,
+        );
       } else {
-        enforceRateLimit(reply, clinician, `At most ${clinician.limit} widget requests per minute for one clinician.`);
+        enforceRateLimit(
+          reply,
+          clinician,
+          'widget_api_clinician',
+          `At most ${clinician.limit} widget requests per minute for one clinician.`,
+        );
       }
       return session;
     },
+    // A clinician's keys are their own, whichever of their widget tokens sends them.
+    idempotencyScope: (session) => `clinician:${session.clinician.id}`,
   };
 }

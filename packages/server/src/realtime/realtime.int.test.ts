@@ -15,7 +15,7 @@ import { hashSecret } from '../auth/secrets.js';
 import { testConfig, type RealtimeConfig } from '../config/config.js';
 import { openSharedPostgres, TEST_DATABASE_URL } from '@chartwright/testing/databases.js';
 import { createHarness, type Harness } from '@chartwright/testing/harness.js';
-import { GOFORWARD, missingSpeechTools } from '@chartwright/testing/speech.js';
+import { GOFORWARD, missingSpeechTools, spokenBytes } from '@chartwright/testing/speech.js';
 import { CHART, openWidget, setPatientContext, widgetCall } from '@chartwright/testing/widget-encounters.js';
 import { connect, open, realtimeUrl, type RealtimeClient } from '@chartwright/testing/realtime-client.js';
 import { RESUME_WINDOW_MS } from './stored-session.js';
@@ -847,6 +847,68 @@ describe.skipIf(missing.length > 0)('realtime WebSocket with PocketSphinx', () =
             reference.map(({ id, text }) => ({ id, text, provisional: 0 })),
           );
           expect(second.of('ended')).toMatchObject([{ reason: 'stopped', segments: reference.length }]);
+        } finally {
+          for (const instance of instances) await instance.close();
+          await shared.dispose();
+        }
+      },
+      60_000,
+    );
+
+    it.skipIf(TEST_DATABASE_URL === undefined)(
+      'resumes on a second instance as after the first one died mid-utterance: decoding starts from the last final’s cepstral mean',
+      async () => {
+        // flite's voice, cold, hears the second sentence as "she why sit in": a resume that lost the
+        // session's cepstral mean with the dead instance would say so.
+        const first = Buffer.concat([
+          silence(500),
+          spokenBytes('the patient has had a dry cough for two weeks'),
+          silence(1000),
+        ]);
+        const second = Buffer.concat([spokenBytes('she takes one tablet of ibuprofen twice a day'), silence(1000)]);
+        const audio = Buffer.concat([first, second]);
+        const cut = first.length + Math.floor(second.length / 4) * 2;
+        const shared = await openSharedPostgres(2);
+        const [databaseA, databaseB] = shared.databases;
+        const instances: Harness[] = [];
+        try {
+          const a = await harness({ recognizer, ...(databaseA === undefined ? {} : { database: databaseA }) });
+          instances.push(a.h);
+          const reference = track(await open(a.url, { bearer: a.h.project.testKey }));
+          await started(reference, { ...START, interimResults: false });
+          await stream(reference, audio, S16_16K_BYTES_PER_SECOND, Infinity);
+          reference.send({ type: 'stop' });
+          await reference.closed;
+
+          const dying = track(await open(a.url, { bearer: a.h.project.testKey }));
+          const event = await started(dying, { ...START, interimResults: false });
+          await stream(dying, audio.subarray(0, cut), S16_16K_BYTES_PER_SECOND, Infinity);
+          const [final] = await dying.count('final', 1);
+          await expect.poll(() => dying.of('ack').at(-1)?.audioMs ?? 0).toBe(final?.segment.endMs);
+          const lastAckedAudioMs = dying.of('ack').at(-1)?.audioMs ?? 0;
+          // The first instance keeps the socket and records nothing more, as one that died would:
+          // the second sees only what each stored final left.
+          const b = await harness({ recognizer, ...(databaseB === undefined ? {} : { database: databaseB }) });
+          instances.push(b.h);
+          const resumed = track(await open(b.url, { bearer: a.h.project.testKey }));
+          await started(resumed, {
+            ...START,
+            interimResults: false,
+            resume: {
+              sessionId: event.sessionId,
+              resumeToken: event.resumeToken,
+              lastAckedAudioMs,
+              lastSegmentId: final?.segment.id,
+            },
+          });
+          await stream(resumed, audio.subarray(bytesAt(lastAckedAudioMs)), S16_16K_BYTES_PER_SECOND, Infinity);
+          resumed.send({ type: 'stop' });
+          expect((await resumed.closed).code).toBe(REALTIME_CLOSE_CODES.normal);
+
+          expectSameAsUninterrupted(
+            [dying, resumed],
+            reference.of('final').map((event) => event.segment),
+          );
         } finally {
           for (const instance of instances) await instance.close();
           await shared.dispose();

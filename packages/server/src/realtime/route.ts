@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { credentialFromAuthorization, type Authenticator } from '../auth/authenticator.js';
 import type { Principal } from '../auth/principal.js';
 import { AppError } from '../errors.js';
+import { refuseBody } from '../http/json-body.js';
 import type { RealtimeService } from './service.js';
 
 export const REALTIME_PATH = '/api/v1/realtime';
@@ -80,6 +81,7 @@ export async function registerRealtimeRoute(
       const credential = realtimeCredential(request);
       principals.set(request, { principal: await options.authenticator.authenticate(credential), credential });
     },
+    preParsing: refuseBody,
     handler: () => {
       throw new AppError(
         'bad_request',

@@ -7,6 +7,8 @@ import type { UsageRecorder } from '../usage/usage-recorder.js';
 import type { Principal } from '../auth/principal.js';
 import type { Clock } from '../clock.js';
 import type { RealtimeConfig } from '../config/config.js';
+import type { Metrics } from '../metrics/metrics.js';
+import { RealtimeMetrics } from './realtime-metrics.js';
 import type { RealtimeStore } from './session-records.js';
 import { RealtimeSession, type RealtimeSocket, type RealtimeSessionRegistry } from './session.js';
 
@@ -26,6 +28,7 @@ export class RealtimeService implements RealtimeSessionRegistry {
   readonly #sessions = new Set<RealtimeSession>();
   /** Sessions whose socket closed and that are still storing their last segments, by session id. */
   readonly #settling = new Map<string, Promise<void>>();
+  readonly #metrics: RealtimeMetrics;
 
   constructor(
     private readonly deps: {
@@ -36,8 +39,11 @@ export class RealtimeService implements RealtimeSessionRegistry {
       store: RealtimeStore;
       audit: RealtimeAudit;
       usage: UsageRecorder;
+      metrics: Metrics;
     },
-  ) {}
+  ) {
+    this.#metrics = new RealtimeMetrics(deps.metrics, () => this.#sessions.size);
+  }
 
   holds(id: string, except?: RealtimeSession): boolean {
     for (const session of this.#sessions) if (session !== except && session.id === id) return true;
@@ -61,6 +67,7 @@ export class RealtimeService implements RealtimeSessionRegistry {
   ): void {
     const refusal = this.#refusal(principal);
     if (refusal !== null) {
+      this.#metrics.refused(refusal.code);
       const event: RealtimeServerEvent = {
         type: 'error',
         code: refusal.code,
@@ -78,7 +85,7 @@ export class RealtimeService implements RealtimeSessionRegistry {
     const session = new RealtimeSession(
       socket,
       principal,
-      { ...this.deps, registry: this, revalidate, origin },
+      { ...this.deps, realtimeMetrics: this.#metrics, registry: this, revalidate, origin },
       (closed) => {
         this.#sessions.delete(closed);
         const id = closed.id;

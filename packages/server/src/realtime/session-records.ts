@@ -8,6 +8,7 @@ import type { Principal } from '../auth/principal.js';
 import { hashSecret } from '../auth/secrets.js';
 import type { Clock } from '../clock.js';
 import type { UsageRecorder } from '../usage/usage-recorder.js';
+import type { RealtimeMetrics } from './realtime-metrics.js';
 import type {
   RealtimeSessionRow,
   RealtimeSessionsRepository,
@@ -39,6 +40,7 @@ export class SessionRecords {
       audit: RealtimeAudit;
       origin: ConnectionOrigin;
       usage: UsageRecorder;
+      metrics: RealtimeMetrics;
     },
     private readonly principal: Principal,
   ) {}
@@ -66,6 +68,7 @@ export class SessionRecords {
       { id: identity.sessionId, resumed: resumed !== undefined },
       this.deps.origin,
     );
+    this.deps.metrics.started(resumed !== undefined);
   }
 
   /**

@@ -18,6 +18,7 @@ import type { RealtimeConfig } from '../config/config.js';
 import { RecognizerChannels } from './recognizer-channels.js';
 import type { ConnectionOrigin, RealtimeAudit } from '../audit/realtime-audit.js';
 import type { UsageRecorder } from '../usage/usage-recorder.js';
+import type { RealtimeMetrics } from './realtime-metrics.js';
 import { ResumeLookup } from './resume-lookup.js';
 import {
   initialSession,
@@ -57,6 +58,7 @@ export interface RealtimeSessionDependencies {
   audit: RealtimeAudit;
   origin: ConnectionOrigin;
   usage: UsageRecorder;
+  realtimeMetrics: RealtimeMetrics;
 }
 
 function toBuffer(data: RawData): Buffer {
@@ -118,7 +120,15 @@ export class RealtimeSession {
       stored: (seq) => dispatch({ type: 'final_stored', seq }),
     });
     this.#records = new SessionRecords(
-      { store, clock, logger, audit: deps.audit, origin: deps.origin, usage: deps.usage },
+      {
+        store,
+        clock,
+        logger,
+        audit: deps.audit,
+        origin: deps.origin,
+        usage: deps.usage,
+        metrics: deps.realtimeMetrics,
+      },
       principal,
     );
     this.#resume = new ResumeLookup(
@@ -317,7 +327,7 @@ export class RealtimeSession {
         this.report(this.#channels.flush(), () => ({ type: 'flushed' }));
         return;
       case 'store_final':
-        this.#finals.add(command.sessionId, command.seq, command.segment, command.provisional);
+        this.#finals.add(command.sessionId, command.seq, command.segment, command.provisional, command.cepstralMeans);
         return;
       case 'drain_finals':
         this.report(this.#finals.drained(), () => ({ type: 'drained' }));

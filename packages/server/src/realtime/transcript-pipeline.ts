@@ -1,6 +1,7 @@
 import type { RealtimeServerEvent, TranscriptSegment } from '@chartwright/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 
+import type { CepstralMeans } from '../asr/recognizer.js';
 import type { Clock } from '../clock.js';
 import type { TranscriptSegmentsRepository } from '../store/realtime-sessions.js';
 import type { TranscriptCorrectionsRepository } from '../store/transcript-corrections.js';
@@ -31,9 +32,18 @@ export class TranscriptPipeline {
     },
   ) {}
 
-  /** A provisional segment (a lost socket's open utterance, see session-machine/types.ts) is marked so. */
-  add(sessionId: string, seq: number, segment: TranscriptSegment, provisional: boolean): void {
-    this.#chain = this.#chain.then(() => this.storeAndSend(sessionId, seq, segment, provisional));
+  /**
+   * A provisional segment (a lost socket's open utterance, see session-machine/types.ts) is marked
+   * so. `cepstralMeans`, the session's after this final, are stored with it.
+   */
+  add(
+    sessionId: string,
+    seq: number,
+    segment: TranscriptSegment,
+    provisional: boolean,
+    cepstralMeans?: CepstralMeans,
+  ): void {
+    this.#chain = this.#chain.then(() => this.storeAndSend(sessionId, seq, segment, provisional, cepstralMeans));
   }
 
   /** Resolves once every final added so far, and any added meanwhile, is stored and sent. */
@@ -50,24 +60,28 @@ export class TranscriptPipeline {
     seq: number,
     segment: TranscriptSegment,
     provisional: boolean,
+    cepstralMeans: CepstralMeans | undefined,
   ): Promise<void> {
     if (this.#failed) return;
     let sent: TranscriptSegment;
     try {
-      await this.deps.segments.insert({
-        session_id: sessionId,
-        seq,
-        id: segment.id,
-        text: segment.text,
-        start_ms: segment.startMs,
-        end_ms: segment.endMs,
-        channel: segment.channel,
-        speaker: segment.speaker,
-        speaker_label: segment.speakerLabel ?? null,
-        words: segment.words === undefined ? null : JSON.stringify(segment.words),
-        provisional: provisional ? 1 : 0,
-        created_at: this.deps.clock.now(),
-      });
+      await this.deps.segments.insert(
+        {
+          session_id: sessionId,
+          seq,
+          id: segment.id,
+          text: segment.text,
+          start_ms: segment.startMs,
+          end_ms: segment.endMs,
+          channel: segment.channel,
+          speaker: segment.speaker,
+          speaker_label: segment.speakerLabel ?? null,
+          words: segment.words === undefined ? null : JSON.stringify(segment.words),
+          provisional: provisional ? 1 : 0,
+          created_at: this.deps.clock.now(),
+        },
+        cepstralMeans,
+      );
       sent = correctedSegment(segment, await this.deps.corrections.roles(sessionId), undefined);
     } catch (error) {
       this.#failed = true;

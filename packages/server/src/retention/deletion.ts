@@ -25,17 +25,21 @@ export class Deletion {
 
   /** A generated note (a widget encounter's with it), within `scope` when given. */
   note(id: string, scope?: ProjectScope): Promise<boolean> {
-    return this.compacted(this.deps.repositories.notes.delete(id, scope));
+    return this.compacted(this.withIdempotencyRecord(id, this.deps.repositories.notes.delete(id, scope)));
   }
 
   /** A widget encounter's note, only if it is that encounter's. */
   encounterNote(encounterId: string, id: string): Promise<boolean> {
-    return this.compacted(this.deps.repositories.encounterNotes.delete(encounterId, id));
+    return this.compacted(
+      this.withIdempotencyRecord(id, this.deps.repositories.encounterNotes.delete(encounterId, id)),
+    );
   }
 
   /** A document with every revision, only if it is that encounter's when one is given. */
   document(id: string, encounterId?: string): Promise<boolean> {
-    return this.compacted(this.deps.repositories.encounterDocuments.delete(id, encounterId));
+    return this.compacted(
+      this.withIdempotencyRecord(id, this.deps.repositories.encounterDocuments.delete(id, encounterId)),
+    );
   }
 
   /** A realtime session with its transcript, corrections and speaker roles. */
@@ -46,7 +50,10 @@ export class Deletion {
   /** An encounter with everything under it, its recording stopped first. */
   async encounter(id: string): Promise<boolean> {
     this.deps.liveAudio?.stopEncounter(id);
-    return this.compacted(this.deps.repositories.encounters.deleteWithEverything(id));
+    const { repositories } = this.deps;
+    // First, while the encounter still says which notes and documents were made under it.
+    await repositories.idempotencyKeys.deleteForEncounter(id);
+    return this.compacted(repositories.encounters.deleteWithEverything(id));
   }
 
   /**
@@ -57,6 +64,16 @@ export class Deletion {
     await this.deps.repositories.realtimeTokens.deleteForEncounter(encounterId);
     this.deps.liveAudio?.stopEncounter(encounterId);
     return this.compacted(this.deps.repositories.encounterConsents.delete(encounterId));
+  }
+
+  /**
+   * The kept answer to the Idempotency-Key that made the resource holds a copy of it (a note's
+   * text): it goes with the resource.
+   */
+  private async withIdempotencyRecord(resourceId: string, deleting: Promise<boolean>): Promise<boolean> {
+    const deleted = await deleting;
+    if (deleted) await this.deps.repositories.idempotencyKeys.deleteForResource(resourceId);
+    return deleted;
   }
 
   private async compacted(deleting: Promise<boolean>): Promise<boolean> {

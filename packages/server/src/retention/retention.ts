@@ -14,6 +14,7 @@ export type RetentionKind =
   | 'realtime_sessions'
   | 'encounters'
   | 'audit_events'
+  | 'idempotency_keys'
   | 'console_sessions'
   | 'console_links'
   | 'console_sso_logins';
@@ -49,6 +50,8 @@ export class Retention {
       // context and consent.
       encounters: await repositories.encounters.deleteIdleAndEmpty(notesCutoff),
       audit_events: await repositories.auditEvents.deleteBefore(now - config.audit.retentionDays * DAY_MS),
+      // Kept answers to Idempotency-Keys (24 hours; reads already treat them as gone).
+      idempotency_keys: await repositories.idempotencyKeys.deleteExpired(now),
       // Requests already refuse them; the sweep keeps the tables from growing.
       console_sessions: await repositories.consoleMembers.deleteExpiredSessions(
         now,

@@ -167,6 +167,21 @@ describe.each(TEST_DIALECTS)('realtime session repositories on %s', (dialect) =>
       expect(await repos.transcriptSegments.listAfter('rts_2')).toEqual([segment('rts_2', 1)]);
     });
 
+    it('stores a live final with the session’s cepstral means, or neither when the segment is refused', async () => {
+      await repos.transcriptSegments.insert(segment('rts_1', 1), [[1.5, -0.25], null]);
+      expect(await repos.transcriptSegments.listAfter('rts_1')).toEqual([segment('rts_1', 1)]);
+      expect(JSON.parse((await repos.realtimeSessions.get('rts_1'))?.cepstral_means ?? 'null')).toEqual([
+        [1.5, -0.25],
+        null,
+      ]);
+      expect((await repos.realtimeSessions.get('rts_2'))?.cepstral_means).toBeNull();
+      await expect(repos.transcriptSegments.insert(segment('rts_1', 1, { id: 'seg_other' }), [[9]])).rejects.toThrow();
+      expect(JSON.parse((await repos.realtimeSessions.get('rts_1'))?.cepstral_means ?? 'null')).toEqual([
+        [1.5, -0.25],
+        null,
+      ]);
+    });
+
     it('refuses a second segment with the same seq or id, and one for an unknown session', async () => {
       await repos.transcriptSegments.insert(segment('rts_1', 1));
       await expect(repos.transcriptSegments.insert(segment('rts_1', 1, { id: 'seg_other' }))).rejects.toThrow();

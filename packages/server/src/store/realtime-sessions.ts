@@ -116,8 +116,24 @@ export class RealtimeSessionsRepository {
 export class TranscriptSegmentsRepository {
   constructor(private readonly db: Kysely<DatabaseSchema>) {}
 
-  async insert(row: TranscriptSegmentRow): Promise<void> {
-    await this.db.insertInto('transcript_segments').values(row).execute();
+  /**
+   * Stores a segment. A live final comes with the session's cepstral means after it, stored in the
+   * same transaction: should the process die, a resume on any instance starts its recognizer where
+   * this final left it rather than cold (a cold start can garble the utterance the death cut).
+   */
+  async insert(row: TranscriptSegmentRow, cepstralMeans?: CepstralMeans): Promise<void> {
+    if (cepstralMeans === undefined) {
+      await this.db.insertInto('transcript_segments').values(row).execute();
+      return;
+    }
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('transcript_segments').values(row).execute();
+      await trx
+        .updateTable('realtime_sessions')
+        .set({ cepstral_means: JSON.stringify(cepstralMeans) })
+        .where('id', '=', row.session_id)
+        .execute();
+    });
   }
 
   /** The session's segments with a seq above `afterSeq` (0: all of them), in seq order. */

@@ -9,6 +9,8 @@ import { EncounterConsentsRepository } from './encounter-consents.js';
 import { EncounterDocumentsRepository } from './encounter-documents.js';
 import { EncounterNotesRepository } from './encounter-notes.js';
 import { EncountersRepository } from './encounters.js';
+import { IdempotencyKeysRepository } from './idempotency-keys.js';
+import { NoteJobsRepository } from './note-jobs.js';
 import { NotesRepository } from './notes.js';
 import { OrganisationSsoRepository } from './organisation-sso.js';
 import { OrganisationsRepository } from './organisations.js';
@@ -20,6 +22,8 @@ import { ServiceSecretsRepository } from './service-secrets.js';
 import { SigningKeysRepository } from './signing-keys.js';
 import { TranscriptCorrectionsRepository } from './transcript-corrections.js';
 import { UsageCountersRepository } from './usage-counters.js';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.js';
+import { WebhookEndpointsRepository } from './webhook-endpoints.js';
 
 export interface Repositories {
   /** What credential caches watch; every repository that writes a cached row publishes to it. */
@@ -37,6 +41,9 @@ export interface Repositories {
   encounters: EncountersRepository;
   signingKeys: SigningKeysRepository;
   notes: NotesRepository;
+  noteJobs: NoteJobsRepository;
+  webhookEndpoints: WebhookEndpointsRepository;
+  webhookDeliveries: WebhookDeliveriesRepository;
   realtimeSessions: RealtimeSessionsRepository;
   transcriptSegments: TranscriptSegmentsRepository;
   transcriptCorrections: TranscriptCorrectionsRepository;
@@ -45,6 +52,7 @@ export interface Repositories {
   encounterDocuments: EncounterDocumentsRepository;
   serviceSecrets: ServiceSecretsRepository;
   auditEvents: AuditEventsRepository;
+  idempotencyKeys: IdempotencyKeysRepository;
 }
 
 export function createRepositories(database: Database): Repositories {
@@ -63,6 +71,9 @@ export function createRepositories(database: Database): Repositories {
     encounters: new EncountersRepository(database.db),
     signingKeys: new SigningKeysRepository(database.db),
     notes: new NotesRepository(database.db),
+    noteJobs: new NoteJobsRepository(database.db),
+    webhookEndpoints: new WebhookEndpointsRepository(database.db),
+    webhookDeliveries: new WebhookDeliveriesRepository(database.db),
     realtimeSessions: new RealtimeSessionsRepository(database.db),
     transcriptSegments: new TranscriptSegmentsRepository(database.db),
     transcriptCorrections: new TranscriptCorrectionsRepository(database.db),
@@ -71,5 +82,6 @@ export function createRepositories(database: Database): Repositories {
     encounterDocuments: new EncounterDocumentsRepository(database.db),
     serviceSecrets: new ServiceSecretsRepository(database.db),
     auditEvents: new AuditEventsRepository(database.db, database.dialect),
+    idempotencyKeys: new IdempotencyKeysRepository(database.db),
   };
 }

@@ -12,8 +12,11 @@ import type {
   UsageCountersTable,
 } from './console-schema.js';
 
+import type { JobTables, NoteJobColumns } from './jobs-schema.js';
+
 export type { AuditAction, AuditActorKind };
 export type * from './console-schema.js';
+export type * from './jobs-schema.js';
 
 /** Times are epoch milliseconds in both databases, so comparisons behave the same everywhere. */
 export interface ProjectsTable {
@@ -115,7 +118,8 @@ export interface WidgetSigningKeysTable {
   created_at: number;
 }
 
-export interface NotesTable {
+/** Since 0017 also where it is in the queue (NoteJobColumns); engine and text are empty until `ready`. */
+export interface NotesTable extends NoteJobColumns {
   id: string;
   project_id: string;
   environment: Environment;
@@ -318,7 +322,29 @@ export interface AuditEventsTable {
   organisation_id: string | null;
 }
 
-export interface DatabaseSchema {
+/** The first answer to an Idempotency-Key (0016); see store/idempotency-keys.ts. */
+export interface IdempotencyKeysTable {
+  /** The caller the key belongs to: `environment:<projectId>:<env>`, `clinician:<id>`, `organisation:<id>`. */
+  scope: string;
+  /** The endpoint table's operationId. */
+  operation: string;
+  key: string;
+  /** SHA-256 of the canonical JSON of the path parameters and the validated body. */
+  request_hash: string;
+  claim: string;
+  /** Null while the first request runs. */
+  response_status: number | null;
+  /** The answer, sealed; null while the first request runs. */
+  response: string | null;
+  /** What the answer made (a note's, document's or encounter's id), so its deletion takes the record. */
+  resource_id: string | null;
+  /** While the first request runs, when its claim lapses (its instance stopped): then a retry runs it again. */
+  locked_until: number;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface DatabaseSchema extends JobTables {
   organisations: OrganisationsTable;
   projects: ProjectsTable;
   console_members: ConsoleMembersTable;
@@ -345,4 +371,5 @@ export interface DatabaseSchema {
   encounter_document_revisions: EncounterDocumentRevisionsTable;
   service_secrets: ServiceSecretsTable;
   audit_events: AuditEventsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }

@@ -12,6 +12,7 @@ import {
   type RecognizerStatus,
   type RecognizerStream,
   type RecognizerStreamOptions,
+  type RecognizerWorkerLoad,
 } from '../recognizer.js';
 import { checkInstallation, decoderArgs, DEFAULT_OPTIONS, unavailable, type PocketSphinxOptions } from './config.js';
 import { WorkerPool } from './pool.js';
@@ -68,6 +69,10 @@ export class PocketSphinxRecognizer implements Recognizer {
   /** Starts the workers and waits for their models to load (optional: streams wait anyway). */
   warmUp(): Promise<void> {
     return this.pool.ready();
+  }
+
+  load(): RecognizerWorkerLoad[] {
+    return this.pool.load();
   }
 
   /** Live worker process ids, for supervision tests. */

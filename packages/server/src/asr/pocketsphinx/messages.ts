@@ -26,6 +26,8 @@ export type FromWorker =
   | ({ type: 'final'; id: number } & FinalEvent)
   /** Samples decoded so far, so the parent can bound what is still queued. */
   | { type: 'decoded'; id: number; samples: number }
+  /** What the worker has done since it started, every stream together: reported while it decodes. */
+  | { type: 'usage'; cpuMicros: number; decodedSamples: number }
   | { type: 'ended'; id: number }
   | { type: 'failed'; id: number; code: RecognizerErrorCode; message: string };
 

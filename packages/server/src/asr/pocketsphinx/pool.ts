@@ -3,8 +3,10 @@
  * a worker dies (a native fault kills only its process) every stream it carried gets
  * `recognizer_crashed` and the worker is restarted, while other workers' streams carry on.
  */
+import { RECOGNIZER_SAMPLE_RATE as SAMPLE_RATE } from '@chartwright/protocol';
+
 import { WorkerSupervisor, type SupervisedWorker } from '../../worker-supervisor.js';
-import { RecognizerError, type RecognizerErrorCode } from '../recognizer.js';
+import { RecognizerError, type RecognizerErrorCode, type RecognizerWorkerLoad } from '../recognizer.js';
 import { SETTINGS_ENV, type FromWorker, type ToWorker, type WorkerSettings } from './messages.js';
 import { PocketSphinxStream } from './stream.js';
 
@@ -15,10 +17,17 @@ export interface PoolOptions {
   maxPendingSamples: number;
 }
 
-/** The streams a worker carries, and those it is opening. */
+/** What a worker has done since it started, as it last reported (`usage`). */
+interface Usage {
+  cpuMicros: number;
+  decodedSamples: number;
+}
+
+/** The streams a worker carries, those it is opening, and its work so far. */
 interface Streams {
   streams: Map<number, PocketSphinxStream>;
   opening: Map<number, { resolve: () => void; reject: (error: Error) => void }>;
+  usage: Usage;
 }
 
 type Worker = SupervisedWorker<Streams>;
@@ -26,21 +35,28 @@ type Worker = SupervisedWorker<Streams>;
 export class WorkerPool {
   private readonly supervisor: WorkerSupervisor<Streams, FromWorker>;
   private nextId = 1;
+  /** Per slot, the work of its workers that exited, so its totals carry on across a replacement. */
+  private readonly carried: Usage[];
   /** Set when a worker reports that the library or model cannot load: restarting would not help. */
   unavailableReason: string | undefined;
 
   constructor(private readonly options: PoolOptions) {
+    this.carried = Array.from({ length: options.size }, () => ({ cpuMicros: 0, decodedSamples: 0 }));
     this.supervisor = new WorkerSupervisor<Streams, FromWorker>({
       size: options.size,
       workerPath: () => options.workerPath,
       settingsVariable: SETTINGS_ENV,
       settings: options.settings,
-      newState: () => ({ streams: new Map(), opening: new Map() }),
+      newState: () => ({ streams: new Map(), opening: new Map(), usage: { cpuMicros: 0, decodedSamples: 0 } }),
       onMessage: (worker, message) => this.receive(worker, message),
-      onExit: (worker, how) =>
-        this.supervisor.closed
-          ? markFailed(worker.state, 'recognizer_unavailable', 'the recognizer was closed')
-          : markFailed(worker.state, 'recognizer_crashed', `the recognizer process exited (${how}); reopen the stream`),
+      onExit: (worker, how) => {
+        this.carryUsage(worker);
+        if (this.supervisor.closed) {
+          markFailed(worker.state, 'recognizer_unavailable', 'the recognizer was closed');
+        } else {
+          markFailed(worker.state, 'recognizer_crashed', `the recognizer process exited (${how}); reopen the stream`);
+        }
+      },
       exitedBeforeReady: () => new RecognizerError('recognizer_crashed', 'the recognizer process exited at start'),
       replaceable: () => this.unavailableReason === undefined,
     });
@@ -89,6 +105,29 @@ export class WorkerPool {
     await this.supervisor.close();
   }
 
+  /** Each slot's backlog now, and its workers' totals (see Recognizer.load). */
+  load(): RecognizerWorkerLoad[] {
+    const live = new Map(this.supervisor.workers().map((worker) => [worker.slot, worker.state]));
+    return this.carried.map((carried, slot) => {
+      const state = live.get(slot);
+      let pending = 0;
+      for (const stream of state?.streams.values() ?? []) pending += stream.pendingSamples;
+      return {
+        backlogSeconds: pending / SAMPLE_RATE,
+        decodedSeconds: (carried.decodedSamples + (state?.usage.decodedSamples ?? 0)) / SAMPLE_RATE,
+        cpuSeconds: (carried.cpuMicros + (state?.usage.cpuMicros ?? 0)) / 1e6,
+      };
+    });
+  }
+
+  /** Keeps an exited worker's totals in its slot, for its replacement to add to. */
+  private carryUsage(worker: Worker): void {
+    const carried = this.carried[worker.slot];
+    if (carried === undefined) return;
+    carried.cpuMicros += worker.state.usage.cpuMicros;
+    carried.decodedSamples += worker.state.usage.decodedSamples;
+  }
+
   private leastLoaded(): Worker {
     const load = (worker: Worker) => worker.state.streams.size + worker.state.opening.size;
     let best: Worker | undefined;
@@ -103,6 +142,10 @@ export class WorkerPool {
     const { streams, opening } = worker.state;
     switch (message.type) {
       case 'ready':
+        return;
+      case 'usage':
+        worker.state.usage.cpuMicros = message.cpuMicros;
+        worker.state.usage.decodedSamples = message.decodedSamples;
         return;
       case 'unavailable':
         this.unavailableReason = message.reason;

@@ -108,6 +108,7 @@ export class PocketSphinxStream extends RecognizerEmitter implements RecognizerS
       case 'ready':
       case 'unavailable':
       case 'opened':
+      case 'usage':
         return;
     }
   }

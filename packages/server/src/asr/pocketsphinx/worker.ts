@@ -15,6 +15,29 @@ function send(message: FromWorker): void {
   process.send?.(message);
 }
 
+/** How often, at most, a decoding worker reports its totals (the metrics read the last report). */
+const USAGE_INTERVAL_MS = 1_000;
+
+/** The worker's totals since it started: CPU (the process's, every thread) and audio decoded. */
+class Usage {
+  private decodedSamples = 0;
+  private reportedAt = 0;
+
+  decoded(samples: number): void {
+    this.decodedSamples += samples;
+    if (Date.now() - this.reportedAt >= USAGE_INTERVAL_MS) this.report();
+  }
+
+  /** Now, whatever the interval: when a stream ends, so its last audio counts though none follows. */
+  report(): void {
+    this.reportedAt = Date.now();
+    const { user, system } = process.cpuUsage();
+    send({ type: 'usage', cpuMicros: user + system, decodedSamples: this.decodedSamples });
+  }
+}
+
+const usage = new Usage();
+
 function emit(id: number, live: Live, events: DecoderSessionEvent[]): void {
   for (const event of attributed(live, events)) send({ ...event, id });
 }
@@ -148,6 +171,7 @@ async function main(): Promise<void> {
           emit(message.id, live, live.decoderSession.write(live.restorer.process(message.pcm)));
           live.decoded += message.pcm.length;
           send({ type: 'decoded', id: message.id, samples: live.decoded });
+          usage.decoded(message.pcm.length);
           return;
         case 'finalize':
           if (live !== undefined) emit(message.id, live, live.decoderSession.finalize());
@@ -156,6 +180,7 @@ async function main(): Promise<void> {
           if (live !== undefined) emit(message.id, live, live.decoderSession.end());
           release(message.id);
           send({ type: 'ended', id: message.id });
+          usage.report();
           return;
         case 'abort':
           release(message.id);

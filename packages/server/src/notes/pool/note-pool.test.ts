@@ -6,10 +6,12 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { createHarness, type Harness } from '@chartwright/testing/harness.js';
+import { sampleValue } from '@chartwright/testing/metrics.js';
 import { openWidget, widgetCall } from '@chartwright/testing/widget-encounters.js';
 
 import { testConfig } from '../../config/config.js';
 import { AppError } from '../../errors.js';
+import { Metrics } from '../../metrics/metrics.js';
 import { noteProducer } from '../engines/select.js';
 import { writerOf, type NoteJob } from '../note-service.js';
 import { renderNote } from '../render.js';
@@ -81,9 +83,9 @@ afterEach(async () => {
   await Promise.all(pools.splice(0).map((pool) => pool.close()));
 });
 
-function pool(options: { workers?: number; queueLimit?: number } = {}): NotePool {
+function pool(options: { workers?: number; queueLimit?: number; metrics?: Metrics } = {}): NotePool {
   const notes = { ...testConfig().notes, workers: options.workers ?? 1, queueLimit: options.queueLimit ?? 8 };
-  const made = notePoolFor(notes, { info: () => undefined, warn: () => undefined });
+  const made = notePoolFor(notes, { info: () => undefined, warn: () => undefined }, options.metrics ?? new Metrics());
   pools.push(made);
   return made;
 }
@@ -188,6 +190,40 @@ describe('NotePool', () => {
     controller.abort(new Error('gone'));
     await expect(second).rejects.toThrow('gone');
     await expect(first).resolves.toMatchObject({ engine: { name: 'extractive' } });
+  });
+
+  it('counts each note by how it ended, and its queue and workers as they are now', async () => {
+    const metrics = new Metrics();
+    const notes = pool({ workers: 1, queueLimit: 1, metrics });
+    await notes.warmUp();
+    const job = jobOf({ template_id: 'soap', conversation_text: LONG_VISIT });
+    const writing = notes.write(job);
+    const controller = new AbortController();
+    const waiting = notes.write(job, { signal: controller.signal });
+    await expect(notes.write(job)).rejects.toMatchObject({ code: 'notes_overloaded' });
+    const busy = await metrics.render();
+    expect(sampleValue(busy, 'chartwright_note_pool_jobs', { state: 'writing' })).toBe(1);
+    expect(sampleValue(busy, 'chartwright_note_pool_jobs', { state: 'queued' })).toBe(1);
+    expect(sampleValue(busy, 'chartwright_note_pool_workers', { state: 'busy' })).toBe(1);
+    expect(sampleValue(busy, 'chartwright_note_pool_workers', { state: 'idle' })).toBe(0);
+
+    controller.abort(new Error('gone'));
+    await expect(waiting).rejects.toThrow('gone');
+    await writing;
+    const crashing = notes.write(job);
+    process.kill(notes.pids()[0] ?? 0, 'SIGKILL');
+    await expect(crashing).rejects.toMatchObject({ code: 'note_worker_crashed' });
+    await notes.close();
+    await expect(notes.write(job)).rejects.toMatchObject({ code: 'service_unavailable' });
+
+    const ended = await metrics.render();
+    const outcomes = { completed: 1, failed: 0, worker_crashed: 1, abandoned: 1, shut_down: 1, refused: 1 };
+    for (const [outcome, count] of Object.entries(outcomes)) {
+      expect(sampleValue(ended, 'chartwright_note_jobs_finished_total', { outcome }), outcome).toBe(count);
+    }
+    // The abandoned note never reached a worker; the crashed one did.
+    expect(sampleValue(ended, 'chartwright_note_jobs_started_total')).toBe(2);
+    expect(sampleValue(ended, 'chartwright_note_job_duration_seconds_count')).toBe(1);
   });
 
   it('refuses notes once closed, and stops its workers', async () => {

@@ -11,12 +11,14 @@ import { availableParallelism } from 'node:os';
 import { compiledModulePath } from '../../compiled-module.js';
 import type { NotesConfig } from '../../config/config.js';
 import { AppError } from '../../errors.js';
+import type { Metrics } from '../../metrics/metrics.js';
 import type { EngineLogger } from '../engines/openai/index.js';
 import type { GenerationOutcome } from '../generator.js';
 import type { NoteJob, NoteWriter } from '../note-service.js';
 import { WorkerSupervisor, type SupervisedWorker } from '../../worker-supervisor.js';
 import { FairQueue } from './fair-queue.js';
 import { NOTE_WORKER_ENV, type FromNoteWorker, type NoteWorkerSettings, type ToNoteWorker } from './messages.js';
+import { NotePoolMetrics, type NoteJobOutcome, type NotePoolLoad } from './pool-metrics.js';
 
 export interface NotePoolOptions {
   /** Worker processes. */
@@ -28,6 +30,8 @@ export interface NotePoolOptions {
   settings: NoteWorkerSettings;
   /** Where the engines' log lines go. */
   logger: EngineLogger;
+  /** Where its jobs and load are counted. */
+  metrics: Metrics;
   workerPath?: string;
 }
 
@@ -60,13 +64,14 @@ const NOTE_WORKER_NICENESS = 19;
 const OPENAI_JOBS_PER_WORKER = 8;
 
 /** The pool the configuration asks for: one worker fewer than the cores by default, at least one. */
-export function notePoolFor(notes: NotesConfig, logger: EngineLogger): NotePool {
+export function notePoolFor(notes: NotesConfig, logger: EngineLogger, metrics: Metrics): NotePool {
   return new NotePool({
     size: notes.workers === 0 ? Math.max(1, availableParallelism() - 1) : notes.workers,
     jobsPerWorker: notes.engine === 'openai' ? OPENAI_JOBS_PER_WORKER : 1,
     queueLimit: notes.queueLimit,
     settings: { notes, niceness: NOTE_WORKER_NICENESS },
     logger,
+    metrics,
   });
 }
 
@@ -81,8 +86,10 @@ export class NotePool {
   private closed = false;
   /** A moving average of how long a note takes in a worker, for Retry-After. */
   private noteMs = INITIAL_NOTE_MS;
+  private readonly metrics: NotePoolMetrics;
 
   constructor(private readonly options: NotePoolOptions) {
+    this.metrics = new NotePoolMetrics(options.metrics, () => this.poolLoad());
     this.supervisor = new WorkerSupervisor<Map<number, Job>, FromNoteWorker>({
       size: options.size,
       workerPath: () => options.workerPath ?? defaultNoteWorkerPath(),
@@ -116,7 +123,10 @@ export class NotePool {
 
   async run(input: NoteJob, options: { signal?: AbortSignal; tenant?: string } = {}): Promise<GenerationOutcome> {
     const { signal, tenant = '' } = options;
-    if (this.closed) throw new AppError('service_unavailable', 'The service is shutting down.');
+    if (this.closed) {
+      this.metrics.finished('shut_down');
+      throw new AppError('service_unavailable', 'The service is shutting down.');
+    }
     signal?.throwIfAborted();
     this.start();
     // Counted against every slot, started or not, so the first notes wait for the workers to start.
@@ -148,6 +158,7 @@ export class NotePool {
   }
 
   private overloaded(why: string): AppError {
+    this.metrics.finished('refused');
     return new AppError('notes_overloaded', `${why}; retry after the Retry-After header.`, {
       headers: { 'retry-after': String(this.retryAfterSeconds()) },
     });
@@ -157,7 +168,9 @@ export class NotePool {
   async close(): Promise<void> {
     this.closed = true;
     for (const job of this.queue.drain()) {
-      settle(job, () => job.reject(new AppError('service_unavailable', 'The service is shutting down.')));
+      this.settle(job, 'shut_down', () =>
+        job.reject(new AppError('service_unavailable', 'The service is shutting down.')),
+      );
     }
     await this.supervisor.close();
   }
@@ -181,6 +194,7 @@ export class NotePool {
       if (job === undefined) return;
       job.startedAt = performance.now();
       worker.state.set(job.id, job);
+      this.metrics.started();
       this.send(worker, { type: 'write', id: job.id, input: job.input });
     }
   }
@@ -195,10 +209,11 @@ export class NotePool {
       const worker = this.supervisor.workers().find((candidate) => candidate.state.get(job.id) === job);
       if (worker !== undefined) this.send(worker, { type: 'abort', id: job.id });
     }
-    settle(job, () => job.reject(reason));
+    this.settle(job, 'abandoned', () => job.reject(reason));
   }
 
-  private slots(): number {
+  /** Notes the workers write at once: how many note jobs a process takes at a time. */
+  slots(): number {
     return this.options.size * this.options.jobsPerWorker;
   }
 
@@ -234,10 +249,15 @@ export class NotePool {
         const job = worker.state.get(message.id);
         if (job === undefined) return;
         worker.state.delete(message.id);
-        this.noteMs = 0.8 * this.noteMs + 0.2 * (performance.now() - job.startedAt);
+        const writingMs = performance.now() - job.startedAt;
+        this.noteMs = 0.8 * this.noteMs + 0.2 * writingMs;
         if (!job.abandoned) {
-          if (message.type === 'written') settle(job, () => job.resolve(message.outcome));
-          else settle(job, () => job.reject(new Error(`the note engine failed (${message.name})`)));
+          if (message.type === 'written') {
+            this.settle(job, 'completed', () => job.resolve(message.outcome), writingMs);
+          } else {
+            const error = new Error(`the note engine failed (${message.name})`);
+            this.settle(job, 'failed', () => job.reject(error), writingMs);
+          }
         }
         this.pump();
         return;
@@ -251,7 +271,7 @@ export class NotePool {
       const error = this.closed
         ? new AppError('service_unavailable', 'The service is shutting down.')
         : new AppError('note_worker_crashed', `The process writing the note stopped (${how}); retry the request.`);
-      settle(job, () => job.reject(error));
+      this.settle(job, this.closed ? 'shut_down' : 'worker_crashed', () => job.reject(error));
     }
     worker.state.clear();
     if (this.closed) return;
@@ -260,13 +280,24 @@ export class NotePool {
       // It died before it could write anything: the notes waiting would wait on its replacement,
       // which may die the same way; refuse them now rather than hold them to their timeouts.
       for (const job of this.queue.drain()) {
-        settle(job, () => job.reject(new AppError('note_worker_crashed', 'The note workers fail to start.')));
+        this.settle(job, 'worker_crashed', () =>
+          job.reject(new AppError('note_worker_crashed', 'The note workers fail to start.')),
+        );
       }
     }
   }
-}
 
-function settle(job: Job, outcome: () => void): void {
-  job.detach();
-  outcome();
+  /** Ends a job the one way it ends, counted by how. */
+  private settle(job: Job, outcome: NoteJobOutcome, answer: () => void, writingMs?: number): void {
+    job.detach();
+    this.metrics.finished(outcome, writingMs);
+    answer();
+  }
+
+  private poolLoad(): NotePoolLoad {
+    const workers = this.supervisor.workers();
+    const busyWorkers = workers.filter((worker) => worker.state.size > 0).length;
+    const { waiting, writing } = this.load();
+    return { queued: waiting, writing, busyWorkers, idleWorkers: workers.length - busyWorkers };
+  }
 }

@@ -671,7 +671,7 @@ describe('the session machine: streaming', () => {
     ).toEqual([]);
   });
 
-  it('numbers finals and hands them to be stored, then sent; it sends none itself, and skips empty ones', () => {
+  it('numbers finals and hands them to be stored with the cepstral means after them, then sent; it sends none itself, and skips empty ones', () => {
     const { state, commands } = run(
       [
         { type: 'recognizer_final', channel: 0, final: { text: ' ', startMs: 0, endMs: 10 } },
@@ -683,6 +683,7 @@ describe('the session machine: streaming', () => {
             startMs: 100,
             endMs: 900,
             words: [{ word: 'it', startMs: 100, endMs: 300, confidence: 0.9 }],
+            cepstralMean: [0.5, -0.25],
           },
         },
         final('go forward', 200, 1000),
@@ -710,6 +711,7 @@ describe('the session machine: streaming', () => {
           words: [{ word: 'it', startMs: 100, endMs: 300, confidence: 0.9 }],
         },
         provisional: false,
+        cepstralMeans: [null, [0.5, -0.25]],
       },
       {
         type: 'store_final',
@@ -730,6 +732,7 @@ describe('the session machine: streaming', () => {
           speakerLabel: 'S1',
         },
         provisional: false,
+        cepstralMeans: [null, [0.5, -0.25]],
       },
     ]);
     expect(state).toMatchObject({ streaming: { segments: 2, lastFinalEndMs: [1000, 900], committedMs: [1000, 900] } });

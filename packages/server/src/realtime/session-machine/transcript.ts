@@ -74,7 +74,7 @@ export function addFinal(
       };
   return {
     transcript: { ...transcript, segments: seq, lastFinalEndMs, cepstralMeans, ...committed },
-    command: { type: 'store_final', sessionId, seq, segment, provisional },
+    command: { type: 'store_final', sessionId, seq, segment, provisional, cepstralMeans },
   };
 }
 

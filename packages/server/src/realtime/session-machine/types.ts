@@ -246,8 +246,16 @@ export type SessionCommand =
   /**
    * Stores the segment, then sends it: `storage_failed` instead when it cannot be stored. A
    * provisional one is stored after the socket was lost, never sent, and a resume may replace it.
+   * `cepstralMeans`: the session's after this final, stored with it.
    */
-  | { type: 'store_final'; sessionId: string; seq: number; segment: TranscriptSegment; provisional: boolean }
+  | {
+      type: 'store_final';
+      sessionId: string;
+      seq: number;
+      segment: TranscriptSegment;
+      provisional: boolean;
+      cepstralMeans: CepstralMeans;
+    }
   /** `drained` once every final handed over so far is stored (and sent). */
   | { type: 'drain_finals' }
   | {

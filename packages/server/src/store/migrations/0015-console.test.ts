@@ -103,9 +103,14 @@ describe.each(TEST_DIALECTS)('upgrading to the console (0015) on %s', (dialect) 
     opened = await openEmptyTestDatabase(dialect);
     await migrateToLatest(opened.database);
     const migrator = await createMigrator(opened.database);
-    expect((await migrator.migrateDown()).error).toBeUndefined();
-    const tables = await opened.database.db.introspection.getTables();
+    expect((await migrator.migrateTo('0014-exact-partner-origins')).error).toBeUndefined();
+    // On PostgreSQL, this test's schema: other tests' schemas live in the same database.
+    const tables = (await opened.database.db.introspection.getTables()).filter(
+      (table) => opened?.schema === undefined || table.schema === opened.schema,
+    );
     expect(tables.map((table) => table.name)).not.toContain('console_members');
-    expect((await migrateToLatest(opened.database)).applied).toEqual(['0015-console']);
+    expect((await migrateToLatest(opened.database)).applied).toEqual(
+      MIGRATION_NAMES.slice(MIGRATION_NAMES.indexOf('0015-console')),
+    );
   });
 });

@@ -15,6 +15,8 @@ import { realtimeCepstralMeans } from './0012-realtime-cepstral-means.js';
 import { auditLog } from './0013-audit-log.js';
 import { exactPartnerOrigins } from './0014-exact-partner-origins.js';
 import { consoleAccounts } from './0015-console.js';
+import { idempotencyKeys } from './0016-idempotency-keys.js';
+import { asyncNotes } from './0017-async-notes.js';
 
 /**
  * Migrations in the order they apply. Names sort lexically, so they carry a zero-padded number;
@@ -36,6 +38,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0013-audit-log': auditLog,
   '0014-exact-partner-origins': exactPartnerOrigins,
   '0015-console': consoleAccounts,
+  '0016-idempotency-keys': idempotencyKeys,
+  '0017-async-notes': asyncNotes,
 };
 
 /** Every migration's name, in the order they apply. */
