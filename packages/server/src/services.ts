@@ -202,7 +202,7 @@ export async function createServices(config: Config, deps: AppDependencies): Pro
     deletion,
     usage,
     metrics,
-    jobs: createJobs(config, { repositories, clock, logger: deps.logger, notes, secretKey, notePool }),
+    jobs: createJobs(config, { repositories, clock, logger: deps.logger, notes, secretKey, notePool, metrics }),
     console: consoleServices(config, deps, { repositories, audit, secretKey }),
     idempotency: new Idempotency(repositories.idempotencyKeys, clock, new SecretBox(secretKey, 'idempotency answers')),
     ...(await encounterServices(config, deps, {

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/config.js';
 import { SecretBox } from '../console/secret-box.js';
+import type { Metrics } from '../metrics/metrics.js';
 import { AsyncNotes } from '../notes/async-notes.js';
 import type { NoteService } from '../notes/note-service.js';
 import type { NotePool } from '../notes/pool/note-pool.js';
@@ -11,6 +12,7 @@ import { webhookPolicy } from '../webhooks/address-policy.js';
 import { WebhookDeliveries } from '../webhooks/deliveries.js';
 import { WebhookEndpoints } from '../webhooks/webhook-endpoints.js';
 import { DatabaseJobQueue } from './database-job-queue.js';
+import { registerJobMetrics } from './job-metrics.js';
 import type { JobHandlers, JobKind, JobQueue, QueueDepth } from './job-queue.js';
 import { JobStats, type DeliveryOutcome, type NoteJobOutcome } from './job-stats.js';
 import { RedisJobQueue } from './redis-job-queue.js';
@@ -60,6 +62,8 @@ export interface JobsDeps {
   secretKey: string;
   /** Where notes are written: a process runs as many note jobs at once as it has slots, never overflowing it. */
   notePool: Pick<NotePool, 'slots'>;
+  /** The service's metrics, which the queue's figures join; a `chartwright worker` has none. */
+  metrics?: Metrics;
 }
 
 type JobsSettings = Pick<Config, 'redisUrl' | 'jobs'>;
@@ -120,6 +124,7 @@ export function createJobs(config: JobsSettings, deps: JobsDeps): Jobs {
     config.redisUrl === null
       ? databaseQueue(config, deps)
       : new RedisJobQueue({ url: config.redisUrl, prefix: config.jobs.queuePrefix, logger });
+  if (deps.metrics !== undefined) registerJobMetrics(deps.metrics, queue, stats);
   const asyncNotes = new AsyncNotes({
     notes: deps.notes,
     repositories,

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { testConfig, type Config } from '../config/config.js';
 import { createHarness, type Harness } from '@chartwright/testing/harness.js';
+import { sampleValue } from '@chartwright/testing/metrics.js';
 import { openTestDatabase, type TestDatabase } from '@chartwright/testing/databases.js';
 import { startWebhookReceiver, type WebhookReceiver } from '@chartwright/testing/webhook-receiver.js';
 
@@ -138,6 +139,13 @@ describe('asynchronous notes on the in-process queue (no Redis, SQLite)', () => 
     expect(log.every((delivery) => delivery.attempts.length === 1 && delivery.attempts[0]?.status === 200)).toBe(true);
     // The log says what happened to each attempt, never what it carried.
     expect(JSON.stringify(log)).not.toContain('bronchitis');
+
+    // What /metrics says of it: one run ready, two attempts succeeded, nothing left in the queue.
+    const scraped = await h.app.metrics.render();
+    expect(sampleValue(scraped, 'chartwright_async_note_runs_total', { outcome: 'ready' })).toBe(1);
+    expect(sampleValue(scraped, 'chartwright_webhook_attempts_total', { outcome: 'succeeded' })).toBe(2);
+    expect(sampleValue(scraped, 'chartwright_job_queue_jobs', { kind: 'note', state: 'waiting' })).toBe(0);
+    expect(sampleValue(scraped, 'chartwright_job_queue_jobs', { kind: 'delivery', state: 'active' })).toBe(0);
   });
 
   it('retries a delivery the receiver refused, with backoff, and logs each attempt', async () => {
