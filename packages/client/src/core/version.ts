@@ -1,2 +1,2 @@
 /** This package's version; a test keeps it equal to package.json's. */
-export const CLIENT_VERSION = '0.1.0';
+export const CLIENT_VERSION = '0.2.0';
