@@ -34,6 +34,8 @@ export {
   type NoteProgress,
   type NoteRetrieveParams,
   type Notes,
+  type NoteSection,
+  type NoteStreamEvent,
   type WaitUntilReadyOptions,
 } from './resources/notes.js';
 export type {

@@ -12,6 +12,7 @@ export * from './rest/idempotency.js';
 export * from './rest/facts.js';
 export * from './rest/note-segments.js';
 export * from './rest/notes.js';
+export * from './rest/note-stream.js';
 export * from './rest/webhooks.js';
 export * from './rest/webhook-endpoints.js';
 export * from './rest/openapi.js';

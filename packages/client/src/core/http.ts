@@ -5,6 +5,7 @@ import type { Logger } from './context.js';
 import { apiErrorFromResponse, errorCodeOf } from './error-response.js';
 import { newIdempotencyKey } from './idempotency-key.js';
 import { backoffMs, isRetryableStatus, MAX_RETRY_AFTER_MS, retryAfterMs } from './retry.js';
+import { serverSentEvents, type ServerSentEvent } from './server-sent-events.js';
 import { sleep } from './sleep.js';
 
 /** Per-call overrides; every resource method takes them as its last argument. */
@@ -111,6 +112,59 @@ export class HttpClient {
         ...('status' in outcome ? { status: outcome.status } : { reason: outcome.reason }),
       });
       await sleep(delayMs, signal);
+    }
+  }
+
+  /**
+   * A GET answered with Server-Sent Events: its events as they arrive. Opening the stream is one
+   * attempt under the call's timeout, and an error answer throws as `request` would; the events then
+   * come for as long as the service sends them, until the caller's signal stops them.
+   */
+  async *events(request: Pick<ApiRequest, 'path' | 'options'>): AsyncGenerator<ServerSentEvent> {
+    const options = request.options ?? {};
+    const { signal } = options;
+    // A function, not a narrowed value: the signal may abort at any await.
+    const stoppedByCaller = () => signal?.aborted === true;
+    if (stoppedByCaller()) throw new UserAbortError({ cause: signal?.reason });
+    const credential = await this.config.credentials.resolveForRest();
+    const timeoutMs = options.timeout ?? this.config.timeout;
+    const controller = new AbortController();
+    const forwardAbort = () => controller.abort();
+    signal?.addEventListener('abort', forwardAbort, { once: true });
+    const timer = setTimeout(forwardAbort, timeoutMs);
+    try {
+      let response: Response;
+      try {
+        response = await this.config.fetch(`${this.config.baseUrl}${request.path}`, {
+          method: 'GET',
+          headers: {
+            ...this.config.headers,
+            ...options.headers,
+            accept: 'text/event-stream',
+            authorization: `Bearer ${credential}`,
+          },
+          signal: controller.signal,
+        });
+      } catch (error) {
+        if (stoppedByCaller()) throw new UserAbortError({ cause: signal?.reason });
+        throw errorOf(
+          controller.signal.aborted ? { reason: 'timeout', timeoutMs } : { reason: 'connection', cause: error },
+        );
+      } finally {
+        clearTimeout(timer);
+      }
+      if (response.status < 200 || response.status >= 300) {
+        throw errorOf({ status: response.status, headers: response.headers, text: await response.text() });
+      }
+      if (response.body !== null) yield* serverSentEvents(response.body);
+    } catch (error) {
+      if (signal?.aborted === true && !(error instanceof UserAbortError))
+        throw new UserAbortError({ cause: signal.reason });
+      throw error;
+    } finally {
+      // A consumer that stopped reading early closes the connection.
+      controller.abort();
+      signal?.removeEventListener('abort', forwardAbort);
     }
   }
 

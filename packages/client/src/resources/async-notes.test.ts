@@ -117,3 +117,39 @@ describe('webhook endpoints', () => {
     expect(refused).toMatchObject({ code: 'webhook_url_refused', param: 'url' });
   });
 });
+
+describe('a note streamed as Server-Sent Events', () => {
+  it('streams its status as it changes, then each section and the written note, as retrieve gives it', async () => {
+    const { chartwright, attempts } = client();
+    const queued = await chartwright.notes.create({ templateId: 'soap', conversationText: CONVERSATION, async: true });
+    const events = [];
+    for await (const event of chartwright.notes.stream(queued.id, { include: ['facts'] })) events.push(event);
+
+    expect(attempts.at(-1)?.headers.get('accept')).toBe('text/event-stream');
+    expect(attempts.at(-1)?.url).toBe(`${server.baseUrl}/api/v1/notes/${queued.id}?include=facts`);
+    const statuses = events.flatMap((event) => (event.type === 'status' ? [event.status] : []));
+    expect(statuses.at(-1)).toBe('ready');
+    // Each status once, in the order a note goes through them.
+    expect((['queued', 'generating', 'ready'] as const).filter((status) => statuses.includes(status))).toEqual(
+      statuses,
+    );
+    const last = events.at(-1);
+    expect(last?.type).toBe('note');
+    const note = last?.type === 'note' ? last.note : undefined;
+    expect(note).toEqual(await chartwright.notes.retrieve(queued.id, { include: ['facts'] }));
+    const sections = events.flatMap((event) => (event.type === 'section' ? [event.section] : []));
+    expect(sections).toEqual(note?.status === 'ready' ? note.sections : []);
+    expect(sections.map((section) => section.key)).toEqual(['subjective', 'objective', 'assessment', 'plan']);
+  });
+
+  it('streams a note written synchronously at once, and answers an unknown note with its 404 before any event', async () => {
+    const { chartwright } = client();
+    const note = await chartwright.notes.create({ templateId: 'soap', conversationText: CONVERSATION });
+    const events = [];
+    for await (const event of chartwright.notes.stream(note.id)) events.push(event.type);
+    expect(events).toEqual(['status', ...note.sections.map(() => 'section'), 'note']);
+
+    const unknown = chartwright.notes.stream('note_doesnotexist00000000')[Symbol.asyncIterator]().next();
+    await expect(unknown).rejects.toBeInstanceOf(NotFoundError);
+  });
+});

@@ -1,6 +1,7 @@
 import type {
   CreateNoteRequest,
   NoteInclude,
+  NoteStatus,
   NoteOrProgress as WireNoteOrProgress,
   NoteProgress as WireNoteProgress,
   Note as WireNote,
@@ -57,6 +58,19 @@ export class NoteFailedError extends ChartwrightError {
 
 const WAIT_INTERVAL_MS = 1_000;
 const WAIT_TIMEOUT_MS = 5 * 60_000;
+
+/** One section of a written note, as `notes.stream` gives each when the note is written. */
+export type NoteSection = Note['sections'][number];
+
+/**
+ * What `notes.stream` yields: the note's `status` on each change (the first says where it stands),
+ * then for a written note each `section` in template order, and last the `note` (a `Note`, or a
+ * `NoteProgress` whose `error` says why it failed).
+ */
+export type NoteStreamEvent =
+  | { type: 'status'; status: NoteStatus }
+  | { type: 'section'; section: NoteSection }
+  | { type: 'note'; note: Note | NoteProgress };
 
 /** `notes.retrieve` parameters. */
 export interface NoteRetrieveParams {
@@ -126,6 +140,32 @@ export class Notes {
       options,
     });
     return fromWireKeys(note);
+  }
+
+  /**
+   * A note as it progresses, streamed by the service as Server-Sent Events (`GET /api/v1/notes/{id}`
+   * with `Accept: text/event-stream`) rather than polled: its status on each change, then each
+   * section and the note once written, or the note with its error once it failed. Ends after the
+   * `note` event; `options.signal` stops it earlier.
+   */
+  async *stream(
+    id: string,
+    params: NoteRetrieveParams = {},
+    options?: RequestOptions,
+  ): AsyncGenerator<NoteStreamEvent> {
+    if (typeof id !== 'string' || id === '') {
+      throw new ChartwrightError('notes.stream: id must be a non-empty string.', 'invalid_argument');
+    }
+    const path = `/api/v1/notes/${encodeURIComponent(id)}${retrieveQuery(params)}`;
+    for await (const { event, data } of this.http.events({ path, options })) {
+      const value = JSON.parse(data) as Record<string, unknown>;
+      if (event === 'status') yield { type: 'status', status: value['status'] as NoteStatus };
+      else if (event === 'section') yield { type: 'section', section: fromWireKeys(value) as unknown as NoteSection };
+      else if (event === 'note') {
+        yield { type: 'note', note: fromWireKeys(value as unknown as WireNoteOrProgress) };
+        return;
+      }
+    }
   }
 
   /**

@@ -6,8 +6,10 @@ import {
   noteOrProgressSchema,
   noteProgressSchema,
   noteSchema,
+  noteStreamSchema,
   retrieveNoteQuerySchema,
 } from './notes.js';
+import { NOTE_STREAM_CONTENT_TYPE } from './note-stream.js';
 import { realtimeSessionSchema } from './realtime-sessions.js';
 import { createRealtimeTokenRequestSchema, realtimeTokenSchema } from './realtime-tokens.js';
 import { templateListSchema } from './templates.js';
@@ -65,6 +67,14 @@ export const API_ENDPOINTS = [
       schema: noteOrProgressSchema,
     },
     errors: ['invalid_query', 'note_not_found'],
+    otherResponses: [
+      {
+        status: 200,
+        description:
+          'With `Accept: text/event-stream`: the note streamed as it progresses until it is written or fails.',
+        body: { schema: noteStreamSchema, contentType: NOTE_STREAM_CONTENT_TYPE },
+      },
+    ],
   },
   {
     method: 'DELETE',

@@ -227,3 +227,10 @@ export const retrieveNoteQuerySchema = z.strictObject({
     .describe('`facts`: the visit’s facts beside the note. Values comma-separated or the parameter repeated.'),
 });
 export type RetrieveNoteQuery = z.output<typeof retrieveNoteQuerySchema>;
+
+/** The body of a note streamed as Server-Sent Events (note-stream.ts says which events come when). */
+export const noteStreamSchema = z
+  .string()
+  .describe(
+    'Server-Sent Events: `event: status` (data `{"status": …}`) on each change of status, then for a written note `event: section` (data: one entry of the note\'s `sections`) per section in template order and `event: note` (data: the note as the JSON answer gives it); a failed note ends with `event: note` carrying its error. Lines starting with `:` are keep-alive comments.',
+  );

@@ -7,6 +7,7 @@ import { route, type Area } from '../http/route.js';
 import type { Deletion } from '../retention/deletion.js';
 import type { AsyncNotes } from './async-notes.js';
 import type { NoteService } from './note-service.js';
+import { sendNoteStream, wantsNoteStream } from './note-stream.js';
 import { CURATED_TEMPLATES_JSON } from './templates.js';
 
 // Clients that keep the list can revalidate it with If-None-Match and get a 304 without the body.
@@ -30,7 +31,12 @@ export function notesRoutes(
     return queued;
   });
 
-  route(api, 'retrieveNote', ({ params, query, principal }) => notes.retrieve(principal, params.id, query.include));
+  route(api, 'retrieveNote', async ({ params, query, principal, request, reply }) => {
+    const load = () => notes.retrieve(principal, params.id, query.include);
+    if (!wantsNoteStream(request)) return load();
+    // Read once before streaming, so a missing note gets its 404 rather than an empty stream.
+    return sendNoteStream(reply, await load(), load);
+  });
 
   route(api, 'deleteNote', async ({ params, principal }) => {
     if (!(await deletion.note(params.id, principal))) {
