@@ -14,6 +14,7 @@ import { PocketSphinxRecognizer } from '@chartwright/testing/speech.js';
 import { createHarness, type Harness } from '@chartwright/testing/harness.js';
 import { missingSpeechTools } from '@chartwright/testing/speech.js';
 import { startHostServer, type HostServer } from './test-support/host-page.js';
+import { WIDGET_VERSION } from './version.js';
 
 /**
  * The widget app in Debian's Chromium, inside an EMR page on another origin, against the real
@@ -139,7 +140,7 @@ describe.skipIf(missing.length > 0)('the widget in Chromium, embedded by an EMR 
 
   it('announces itself, refuses bad patient data field by field, then shows the patient', async () => {
     const { page, widget } = await openHost('visit-header');
-    expect(await nextMessage(page, 'WIDGET_READY')).toEqual({ type: 'WIDGET_READY', version: '0.1.0' });
+    expect(await nextMessage(page, 'WIDGET_READY')).toEqual({ type: 'WIDGET_READY', version: WIDGET_VERSION });
     expect(await nextMessage(page, 'SESSION_STARTED')).toEqual({
       type: 'SESSION_STARTED',
       sessionId: expect.stringMatching(/^ses_/) as unknown,

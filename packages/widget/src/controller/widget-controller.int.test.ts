@@ -7,6 +7,7 @@ import { missingSpeechTools, synthesizeSpeech } from '@chartwright/testing/speec
 import { storeRealtimeSession, VISIT } from '@chartwright/testing/widget-encounters.js';
 import { silence } from '@chartwright/testing/speech.js';
 import { nodeWidget, recordedAudio, type NodeWidget } from '../test-support/node-widget.js';
+import { WIDGET_VERSION } from '../version.js';
 import { activeEncounterOf, currentEncounterOf, workspaceOf } from './widget-state.js';
 
 /**
@@ -59,7 +60,7 @@ describe('the widget controller against the service', () => {
     expect(first.hostLinks).toEqual([ORIGINS]);
     const [started] = first.postedOf('SESSION_STARTED');
     expect(first.posted.slice(0, 2)).toEqual([
-      { type: 'WIDGET_READY', version: '0.1.0' },
+      { type: 'WIDGET_READY', version: WIDGET_VERSION },
       { type: 'SESSION_STARTED', sessionId: expect.stringMatching(/^ses_/) as unknown },
     ]);
     const sessionId = started?.sessionId ?? '';
@@ -78,7 +79,7 @@ describe('the widget controller against the service', () => {
 
   it('opens no encounter and says nothing of one until the patient comes without an emrSessionId', async () => {
     const widget = await open();
-    expect(widget.posted).toEqual([{ type: 'WIDGET_READY', version: '0.1.0' }]);
+    expect(widget.posted).toEqual([{ type: 'WIDGET_READY', version: WIDGET_VERSION }]);
     expect(currentEncounterOf(widget.controller.store.state)).toBeNull();
     await widget.controller.receive(patient('MRN-2', 'Ben Example'));
     expect(currentEncounterOf(widget.controller.store.state)?.encounterId).toMatch(/^ses_/);
