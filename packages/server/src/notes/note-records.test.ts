@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { NoteRow } from '../store/notes.js';
 import type { GeneratedNote } from './generator.js';
 import { noteFromRow, reviewColumns } from './note-records.js';
+import { WRITTEN_NOW } from './note-service.js';
 
 const FACT: Fact = {
   id: 'f1',
@@ -60,15 +61,7 @@ const ROW_BASE: Omit<NoteRow, 'sections' | 'flags' | 'omissions' | 'warnings' | 
   created_at: 0,
   expires_at: 1,
   style: 'concise',
-  status: 'ready',
-  attempt: 1,
-  started_at: null,
-  run_after: null,
-  error_code: null,
-  error_message: null,
-  callback_url: null,
-  request: null,
-  includes: null,
+  ...WRITTEN_NOW,
 };
 
 describe('stored notes', () => {

@@ -173,7 +173,7 @@ interface PreparedNote {
 }
 
 /** The columns a note gets beside the note itself: `ready`, written at its first attempt, nothing queued. */
-const WRITTEN_NOW = {
+export const WRITTEN_NOW = {
   status: 'ready',
   attempt: 1,
   started_at: null,
