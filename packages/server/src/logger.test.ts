@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { createHarness, LogCapture, type Harness } from '@chartwright/testing/harness.js';
 import { createLogger } from './logger.js';
@@ -46,6 +46,29 @@ describe('the request log', () => {
     expect(response.statusCode).toBe(401);
     const lines = loggedLines(h.logs).slice(before);
     expect(lines).toEqual([expect.objectContaining({ status: 401, requestId: response.headers['x-request-id'] })]);
+  });
+});
+
+describe('the time of a line', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('is the ISO time of the millisecond the line was written, also when lines share one', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const logs = new LogCapture();
+    const logger = createLogger('info', logs);
+    const times = [
+      '2026-11-28T01:00:00.000Z',
+      '2026-11-28T01:00:00.000Z',
+      '2026-11-28T01:00:00.001Z',
+      '2026-11-28T01:00:02.500Z',
+    ];
+    for (const time of times) {
+      vi.setSystemTime(new Date(time));
+      logger.info('tick');
+    }
+    expect(loggedLines(logs).map((line) => line['time'])).toEqual(times);
   });
 });
 

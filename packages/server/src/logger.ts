@@ -116,6 +116,24 @@ export function pathOf(url: string): string {
   return query === -1 ? url : url.slice(0, query);
 }
 
+/**
+ * pino's ISO time (`,"time":"2026-…Z"`), formatted once per millisecond: at thousands of requests a
+ * second, most lines share their millisecond with the one before, and formatting the date was a
+ * tenth of a request line's cost.
+ */
+function isoTimeOncePerMillisecond(): () => string {
+  let at = -1;
+  let field = '';
+  return () => {
+    const now = Date.now();
+    if (now !== at) {
+      at = now;
+      field = `,"time":"${new Date(now).toISOString()}"`;
+    }
+    return field;
+  };
+}
+
 type Destination = ReturnType<typeof pino.destination>;
 
 /** The asynchronous stdout destination of each logger createLogger made without one. */
@@ -133,7 +151,7 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
     {
       level,
       base: { service: 'chartwright' },
-      timestamp: pino.stdTimeFunctions.isoTime,
+      timestamp: isoTimeOncePerMillisecond(),
       formatters: { log: scrubLine },
       serializers: {
         req: (request: { method?: string; url?: string }) => ({

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -22,7 +22,9 @@ export function generateSecret(prefix: string): string {
 
 /** Storage form of a credential: lookups go by this hash, and the credential itself is never kept. */
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
+  // The one-shot digest: every authenticated request hashes its credential, and a Hash object
+  // costs three times as much as the digest itself.
+  return hash('sha256', secret, 'hex');
 }
 
 /**
@@ -30,7 +32,7 @@ export function hashSecret(secret: string): string {
  * digests are compared, so not even the expected secret's length shows.
  */
 export function sameSecret(presented: string, expected: string): boolean {
-  const digest = (secret: string) => createHash('sha256').update(secret, 'utf8').digest();
+  const digest = (secret: string) => hash('sha256', secret, 'buffer');
   return timingSafeEqual(digest(presented), digest(expected));
 }
 

@@ -7,7 +7,9 @@ import type { FastifyInstance } from 'fastify';
  * response that holds neither (the template list's revalidation) keeps it.
  */
 export function noStoreResponses(app: FastifyInstance): void {
-  app.addHook('onSend', async (_request, reply) => {
+  // A callback hook: an async one costs a promise on every response.
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    done(null, payload);
   });
 }

@@ -13,17 +13,19 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   increment(subject: string, windowIndex: number): Promise<WindowCounts> {
     this.#sweep(windowIndex);
-    const entry = this.#entries.get(subject);
-    let next: Entry;
-    if (entry === undefined || entry.windowIndex < windowIndex - 1) {
-      next = { windowIndex, current: 1, previous: 0 };
-    } else if (entry.windowIndex === windowIndex - 1) {
-      next = { windowIndex, current: 1, previous: entry.current };
+    // Counted in place: a subject's entry is its own, and this runs on every limited request.
+    let entry = this.#entries.get(subject);
+    if (entry === undefined) {
+      entry = { windowIndex, current: 1, previous: 0 };
+      this.#entries.set(subject, entry);
+    } else if (entry.windowIndex === windowIndex) {
+      entry.current += 1;
     } else {
-      next = { ...entry, current: entry.current + 1 };
+      entry.previous = entry.windowIndex === windowIndex - 1 ? entry.current : 0;
+      entry.current = 1;
+      entry.windowIndex = windowIndex;
     }
-    this.#entries.set(subject, next);
-    return Promise.resolve({ current: next.current, previous: next.previous });
+    return Promise.resolve({ current: entry.current, previous: entry.previous });
   }
 
   peek(subject: string, windowIndex: number): Promise<WindowCounts> {
