@@ -40,6 +40,28 @@ describe('the request log', () => {
     expect(h.logs.text).not.toContain('never-logged');
   });
 
+  it('writes the line, byte for byte, that pino would write for the same fields', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-28T01:30:00.250Z'));
+    try {
+      const before = h.logs.lines.length;
+      const response = await h.request({ method: 'GET', url: '/api/v1/templates?x="q"', key: h.project.testKey });
+      const [written] = h.logs.lines.slice(before);
+      const fields = JSON.parse(written ?? '{}') as Record<string, unknown>;
+
+      const logs = new LogCapture();
+      createLogger('info', logs)
+        .child({ requestId: response.headers['x-request-id'] })
+        .info(
+          { method: 'GET', path: '/api/v1/templates', status: 200, responseTime: fields['responseTime'] },
+          'request completed',
+        );
+      expect(written).toBe(logs.lines[0]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('writes one line for a refused request too, with its status', async () => {
     const before = h.logs.lines.length;
     const response = await h.request({ method: 'GET', url: '/api/v1/templates', key: KEY });
