@@ -136,6 +136,8 @@ describe.each(TEST_DIALECTS)('widget token signing keys on %s', (dialect) => {
       typ: 'JWT',
     });
     await expect(verifyWith(jwks, token)).resolves.toMatchObject({ payload: { aud: WIDGET_TOKEN_AUDIENCE } });
+    // Minted without an emrSessionId, the token names none (not even as null).
+    expect(Object.keys(decodeJwt(token))).toEqual(['sub', 'partner', 'emrUserId', 'iss', 'aud', 'iat', 'exp', 'jti']);
     // The bare Ed25519 check a partner's own verifier makes with the JWKS key.
     const publicKey = createPublicKey({ key: jwks.keys[0] as JWK & { kty: 'OKP' }, format: 'jwk' });
     expect(verify(null, Buffer.from(`${header}.${payload}`), publicKey, Buffer.from(signature, 'base64url'))).toBe(

@@ -78,7 +78,7 @@ export class RateLimiter {
   async peek(subject: string, limit: number, windowMs: number): Promise<RateLimitDecision> {
     const now = this.now();
     const counts = await this.counted(() => this.store.peek(subject, Math.floor(now / windowMs)));
-    return decide({ ...counts, current: counts.current + 1 }, limit, windowMs, now);
+    return decide({ previous: counts.previous, current: counts.current + 1 }, limit, windowMs, now);
   }
 
   /**
