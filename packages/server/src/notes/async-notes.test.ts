@@ -55,6 +55,17 @@ async function call(harness: Harness, method: 'GET' | 'POST' | 'DELETE', url: st
   return harness.request({ method, url, key: harness.project.testKey, ...(payload && { payload }) });
 }
 
+/** Queues a SOAP note of `conversation` (announced to `callbackUrl` when given) and returns its id. */
+async function queueNote(harness: Harness, conversation: string, callbackUrl?: string): Promise<string> {
+  const created = await call(harness, 'POST', '/api/v1/notes', {
+    template_id: 'soap',
+    conversation_text: conversation,
+    async: true,
+    ...(callbackUrl !== undefined && { callback_url: callbackUrl }),
+  });
+  return created.json<NoteProgress>().id;
+}
+
 async function noteWhen(
   harness: Harness,
   id: string,
@@ -152,13 +163,7 @@ describe('asynchronous notes on the in-process queue (no Redis, SQLite)', () => 
     const harness = (h = await createHarness({ config: jobsConfig() }));
     receiver = await startWebhookReceiver({ status: (_path, earlier) => (earlier === 0 ? 503 : 204) });
     const secret = await callbackSecret(h);
-    const created = await call(h, 'POST', '/api/v1/notes', {
-      template_id: 'soap',
-      conversation_text: VISIT,
-      async: true,
-      callback_url: `${receiver.url}/hook`,
-    });
-    const id = created.json<NoteProgress>().id;
+    const id = await queueNote(h, VISIT, `${receiver.url}/hook`);
     await vi.waitFor(
       async () =>
         expect((await deliveriesOf(harness, id))[0]).toMatchObject({
@@ -195,13 +200,7 @@ describe('asynchronous notes on the in-process queue (no Redis, SQLite)', () => 
     receiver = await startWebhookReceiver();
     const secret = await callbackSecret(h);
     await h.app.notePool.warmUp();
-    const created = await call(h, 'POST', '/api/v1/notes', {
-      template_id: 'soap',
-      conversation_text: LONG_VISIT,
-      async: true,
-      callback_url: `${receiver.url}/hook`,
-    });
-    const id = created.json<NoteProgress>().id;
+    const id = await queueNote(h, LONG_VISIT, `${receiver.url}/hook`);
     for (let run = 0; run < 2; run += 1) {
       // Kill the worker once it holds the note: each run fails with note_worker_crashed.
       await vi.waitFor(() => expect(harness.app.notePool.load().writing).toBe(1), { timeout: 10_000, interval: 1 });
@@ -227,12 +226,7 @@ describe('asynchronous notes on the in-process queue (no Redis, SQLite)', () => 
   it('picks up notes left queued by a stopped service when it starts again', async () => {
     shared = await openTestDatabase('sqlite');
     h = await createHarness({ database: shared.database, config: jobsConfig({ inService: false }) });
-    const created = await call(h, 'POST', '/api/v1/notes', {
-      template_id: 'soap',
-      conversation_text: VISIT,
-      async: true,
-    });
-    const id = created.json<NoteProgress>().id;
+    const id = await queueNote(h, VISIT);
     await h.close();
     expect(
       (await h.repositories.notes.getScoped(id, { projectId: h.project.id, environment: 'test' }, 0))?.status,
@@ -247,13 +241,7 @@ describe('asynchronous notes on the in-process queue (no Redis, SQLite)', () => 
     const harness = (h = await createHarness({ config: jobsConfig({ inService: false }) }));
     receiver = await startWebhookReceiver();
     await callbackSecret(h);
-    const created = await call(h, 'POST', '/api/v1/notes', {
-      template_id: 'soap',
-      conversation_text: LONG_VISIT,
-      async: true,
-      callback_url: `${receiver.url}/hook`,
-    });
-    const id = created.json<NoteProgress>().id;
+    const id = await queueNote(h, LONG_VISIT, `${receiver.url}/hook`);
     const { asyncNotes, deliveries } = h.app.jobs;
     const first = asyncNotes.run(id);
     await vi.waitFor(() => expect(harness.app.notePool.load().writing).toBe(1), { timeout: 10_000, interval: 1 });
@@ -279,15 +267,7 @@ describe('asynchronous notes on the in-process queue (no Redis, SQLite)', () => 
     const harness = (h = await createHarness({ config: jobsConfig({ inService: false }) }));
     receiver = await startWebhookReceiver();
     await callbackSecret(harness);
-    const submit = async () =>
-      (
-        await call(harness, 'POST', '/api/v1/notes', {
-          template_id: 'soap',
-          conversation_text: VISIT,
-          async: true,
-          callback_url: `${receiver?.url ?? ''}/hook`,
-        })
-      ).json<NoteProgress>().id;
+    const submit = () => queueNote(harness, VISIT, `${receiver?.url ?? ''}/hook`);
     const neverRun = await submit();
     const written = await submit();
     await harness.app.jobs.asyncNotes.run(written);
