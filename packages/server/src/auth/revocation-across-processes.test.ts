@@ -14,6 +14,7 @@ import { PartnerService } from '../partners/partner-service.js';
 import { ProjectService } from '../projects/project-service.js';
 import { MemoryRateLimitStore } from '../ratelimit/memory-store.js';
 import { openDatabase, type Database } from '../store/database.js';
+import { SQLITE_CHANGE_CHECK_MS } from '../store/credential-changes.js';
 import { migrateToLatest } from '../store/migrate.js';
 import { createRepositories } from '../store/repositories.js';
 import { openTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '@chartwright/testing/databases.js';
@@ -47,9 +48,9 @@ describe('revocation made by another process', () => {
     return { keys, issued: await keys.create({ projectId: project.id, environment: 'live' }) };
   }
 
-  // A request from the network arrives in an event-loop turn of its own; the service reads the
-  // SQLite change counter once per turn, so a request in a later turn must see the change.
-  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+  // A reading of SQLite's change counter serves requests for SQLITE_CHANGE_CHECK_MS; a request after
+  // that must see a change another connection committed.
+  const afterChangeCheck = () => new Promise((resolve) => setTimeout(resolve, SQLITE_CHANGE_CHECK_MS + 1));
 
   const list = (app: FastifyInstance, key: string) =>
     app.inject({ method: 'GET', url: '/api/v1/templates', headers: { authorization: `Bearer ${key}` } });
@@ -76,7 +77,7 @@ describe('revocation made by another process', () => {
     expect((await list(app, issued.secret)).statusCode).toBe(200);
     expect((await list(app, issued.secret)).statusCode).toBe(200);
     await keys.revoke(issued.key.id);
-    await nextTurn();
+    await afterChangeCheck();
     expect((await list(app, issued.secret)).statusCode).toBe(401);
   });
 
@@ -86,7 +87,7 @@ describe('revocation made by another process', () => {
     const { keys, issued } = await issueKey(cli);
     expect((await list(app, issued.secret)).statusCode).toBe(200);
     await keys.rotate(issued.key.id, { graceSeconds: 0 });
-    await nextTurn();
+    await afterChangeCheck();
     expect((await list(app, issued.secret)).statusCode).toBe(401);
   });
 
@@ -114,7 +115,7 @@ describe('revocation made by another process', () => {
     expect((await mint()).success).toBe(true);
     expect((await mint()).success).toBe(true);
     await partners.revoke(partner.id);
-    await nextTurn();
+    await afterChangeCheck();
     expect((await mint()).error?.code).toBe('partner_revoked');
   });
 

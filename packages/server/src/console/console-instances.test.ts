@@ -9,6 +9,7 @@ import { inviteMember, setUpOwner, type ConsoleBrowser } from '@chartwright/test
 import { openSharedPostgres, TEST_DIALECTS } from '@chartwright/testing/databases.js';
 import { createHarness, type Harness } from '@chartwright/testing/harness.js';
 import { openDatabase, type Database } from '../store/database.js';
+import { SQLITE_CHANGE_CHECK_MS } from '../store/credential-changes.js';
 import { migrateToLatest } from '../store/migrate.js';
 
 /** Two instances of the service on one database, as behind a load balancer. */
@@ -31,9 +32,9 @@ async function sharedDatabases(
   };
 }
 
-// A request from the network arrives in an event-loop turn of its own; SQLite's change counter is
-// read once per turn.
-const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+// A reading of SQLite's change counter serves requests for SQLITE_CHANGE_CHECK_MS; a request after
+// that must see a change another connection committed.
+const afterChangeCheck = () => new Promise((resolve) => setTimeout(resolve, SQLITE_CHANGE_CHECK_MS + 1));
 
 /** The same browser, talking to the other instance: the cookie and CSRF token are the deployment's. */
 const onInstance = (browser: ConsoleBrowser, h: Harness): ConsoleBrowser => ({
@@ -73,7 +74,7 @@ describe.each(TEST_DIALECTS)('the console across two instances on %s', (dialect)
       await owner.request({ method: 'POST', url: keys, payload: { environment: 'live' } })
     ).json<IssuedApiKey>();
     const templatesOnB = (key: string) => b.request({ method: 'GET', url: '/api/v1/templates', key });
-    await nextTurn();
+    await afterChangeCheck();
     expect((await templatesOnB(issued.secret)).statusCode).toBe(200);
 
     const rotated = await owner.request({
@@ -82,12 +83,12 @@ describe.each(TEST_DIALECTS)('the console across two instances on %s', (dialect)
       payload: { graceSeconds: 0 },
     });
     const { replacement } = rotated.json<RotatedApiKey>();
-    await nextTurn();
+    await afterChangeCheck();
     expect((await templatesOnB(issued.secret)).json()).toMatchObject({ error: { code: 'api_key_expired' } });
     expect((await templatesOnB(replacement.secret)).statusCode).toBe(200);
 
     await ownerOnB.request({ method: 'DELETE', url: `${keys}/${replacement.key.id}` });
-    await nextTurn();
+    await afterChangeCheck();
     expect((await a.request({ method: 'GET', url: '/api/v1/templates', key: replacement.secret })).statusCode).toBe(
       401,
     );
