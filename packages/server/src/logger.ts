@@ -1,6 +1,7 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
 
 import type { LogLevel } from './config/config.js';
+import { BatchedLogDestination } from './log-destination.js';
 
 const REDACTED = '[redacted]';
 
@@ -134,19 +135,19 @@ function isoTimeOncePerMillisecond(): () => string {
   };
 }
 
-type Destination = ReturnType<typeof pino.destination>;
+const NOWHERE: DestinationStream = { write: () => undefined };
 
-/** The asynchronous stdout destination of each logger createLogger made without one. */
-const stdoutDestinations = new WeakMap<Logger, Destination>();
+/** The batched stdout destination of each logger createLogger made without one. */
+const stdoutDestinations = new WeakMap<Logger, BatchedLogDestination>();
 
 /**
- * A JSON-lines logger. Without a destination it writes to stdout asynchronously: lines are queued
- * and written by libuv while the event loop serves requests (lines queued while a write is in flight
- * go out together), so a request never waits for the log; `flushLogs` writes what is queued before
- * the process exits.
+ * A JSON-lines logger. Without a destination it writes to stdout asynchronously and in batches
+ * (log-destination.ts), so a request never waits for the log; `flushLogs` writes what is gathered
+ * before the process exits.
  */
 export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
-  const stdout = destination === undefined ? pino.destination({ dest: 1, sync: false }) : null;
+  // A silent logger writes nothing, so it needs no stdout of its own (tests make hundreds).
+  const stdout = destination === undefined && level !== 'silent' ? new BatchedLogDestination(1) : null;
   const logger = pino(
     {
       level,
@@ -162,20 +163,17 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
         err: (error: unknown) => serializeError(error),
       },
     },
-    stdout ?? destination,
+    stdout ?? destination ?? NOWHERE,
   );
   if (stdout !== null) stdoutDestinations.set(logger, stdout);
   return logger;
 }
 
-/** Resolves once every line the logger has queued so far is written (at once for other destinations). */
+/** Resolves once every line the logger has gathered so far is written (at once for other destinations). */
 export function flushLogs(logger: Logger): Promise<void> {
   const stdout = stdoutDestinations.get(logger);
   if (stdout === undefined) return Promise.resolve();
   return new Promise((resolve) => {
-    // The destination says `drain` when its queue is written; an empty write starts a write when
-    // none is in flight, so `drain` comes even if nothing was queued.
-    stdout.once('drain', () => resolve());
-    stdout.write('');
+    stdout.flush(() => resolve());
   });
 }

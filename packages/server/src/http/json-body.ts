@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest, preParsingAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, preParsingHookHandler } from 'fastify';
 
 import { AppError } from '../errors.js';
 
@@ -27,13 +27,13 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
  * read, rather than accepted and ignored, since the OpenAPI document declares none. An empty body
  * (`Content-Length: 0`) is no body.
  */
-export const refuseBody: preParsingAsyncHookHandler = (request, _reply, payload) => {
+export const refuseBody: preParsingHookHandler = (request, _reply, payload, done) => {
   const length = request.headers['content-length'];
   if (request.headers['transfer-encoding'] !== undefined || (length !== undefined && Number(length) !== 0)) {
     const path = request.url.split('?')[0] ?? '';
-    return Promise.reject(
-      new AppError('body_not_allowed', `${request.method} ${path} takes no body; send the request without one.`),
-    );
+    done(new AppError('body_not_allowed', `${request.method} ${path} takes no body; send the request without one.`));
+    return;
   }
-  return Promise.resolve(payload);
+  // A callback hook, as the service's own are: cheaper than a promise on every request.
+  done(null, payload);
 };
