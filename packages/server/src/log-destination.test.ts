@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { BatchedLogDestination } from './log-destination.js';
+import { BatchedLogDestination, LOG_BATCH_BYTES } from './log-destination.js';
 
 describe('the batched log destination', () => {
   const cleanups: (() => void)[] = [];
@@ -41,10 +41,12 @@ describe('the batched log destination', () => {
   it('writes a full batch at once, without waiting for the timer', async () => {
     const { destination, written } = destinationOnAFile(60_000);
     const line = `{"msg":"${'x'.repeat(500)}"}\n`;
-    for (let i = 0; i < 100; i += 1) destination.write(line);
-    await expect.poll(() => written().length, { timeout: 5000, interval: 5 }).toBeGreaterThanOrEqual(32 * 1024);
+    const lines = Math.ceil((1.5 * LOG_BATCH_BYTES) / line.length);
+    for (let i = 0; i < lines; i += 1) destination.write(line);
+    await expect.poll(() => written().length, { timeout: 5000, interval: 5 }).toBeGreaterThanOrEqual(LOG_BATCH_BYTES);
+    expect(written().length).toBeLessThan(lines * line.length);
     await flushed(destination);
-    expect(written()).toBe(line.repeat(100));
+    expect(written()).toBe(line.repeat(lines));
   });
 
   it('flushes every line logged so far on demand, in order', async () => {
