@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { BatchedLogDestination, LOG_BATCH_BYTES } from './log-destination.js';
+import { createLogger, flushLogs } from './logger.js';
 
 describe('the batched log destination', () => {
   const cleanups: (() => void)[] = [];
@@ -56,5 +57,14 @@ describe('the batched log destination', () => {
     expect(written()).toBe([0, 1, 2, 3, 4].map((n) => `{"n":${n}}\n`).join(''));
     await flushed(destination);
     expect(written().split('\n')).toHaveLength(6);
+  });
+
+  it("is flushed through the logger's flushLogs, as the service does before it exits", async () => {
+    const { destination, written } = destinationOnAFile(60_000);
+    const logger = createLogger('info', destination);
+    logger.info({ step: 1 }, 'stopping');
+    expect(written()).toBe('');
+    await flushLogs(logger);
+    expect(JSON.parse(written())).toMatchObject({ step: 1, msg: 'stopping' });
   });
 });

@@ -137,9 +137,6 @@ function isoTimeOncePerMillisecond(): () => string {
 
 const NOWHERE: DestinationStream = { write: () => undefined };
 
-/** The batched stdout destination of each logger createLogger made without one. */
-const stdoutDestinations = new WeakMap<Logger, BatchedLogDestination>();
-
 /**
  * A JSON-lines logger. Without a destination it writes to stdout asynchronously and in batches
  * (log-destination.ts), so a request never waits for the log; `flushLogs` writes what is gathered
@@ -147,7 +144,7 @@ const stdoutDestinations = new WeakMap<Logger, BatchedLogDestination>();
  */
 export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
   // A silent logger writes nothing, so it needs no stdout of its own (tests make hundreds).
-  const stdout = destination === undefined && level !== 'silent' ? new BatchedLogDestination(1) : null;
+  const lines = destination ?? (level === 'silent' ? NOWHERE : new BatchedLogDestination(1));
   const logger = pino(
     {
       level,
@@ -163,17 +160,17 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
         err: (error: unknown) => serializeError(error),
       },
     },
-    stdout ?? destination ?? NOWHERE,
+    lines,
   );
-  if (stdout !== null) stdoutDestinations.set(logger, stdout);
   return logger;
 }
 
-/** Resolves once every line the logger has gathered so far is written (at once for other destinations). */
+/**
+ * Resolves once every line the logger has gathered so far is written: pino hands the call to a
+ * destination that flushes (the batched stdout), and answers at once for one that does not.
+ */
 export function flushLogs(logger: Logger): Promise<void> {
-  const stdout = stdoutDestinations.get(logger);
-  if (stdout === undefined) return Promise.resolve();
   return new Promise((resolve) => {
-    stdout.flush(() => resolve());
+    logger.flush(() => resolve());
   });
 }
