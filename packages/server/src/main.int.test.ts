@@ -1,11 +1,13 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { startServiceProcess, waitForReady } from '@chartwright/testing/service-process.js';
+import { SERVICE_MAIN, startServiceProcess, waitForReady } from '@chartwright/testing/service-process.js';
 import { freePort } from '@chartwright/testing/widget-service.js';
 
 // No load balancer routes to these instances, so SIGTERM need not wait for one to notice.
@@ -100,6 +102,45 @@ describe('starting the service', () => {
     const logged = new Set(lines.filter((line) => line.path === '/healthz').map((line) => line.requestId));
     expect(ids.filter((id) => !logged.has(id ?? ''))).toEqual([]);
     expect(lines.at(-1)?.msg).toBe('shut down cleanly');
+  });
+
+  // Under --trace-pretenuring-statistics V8 prints each pretenuring decision, prefixed with the
+  // process id. The service turns pretenuring off before it allocates (v8-flags.ts), so its own
+  // process prints none; its recognizer workers are processes of their own and may.
+  it('runs without V8 allocation-site pretenuring, from before its first allocation', async () => {
+    const trace = ['--trace-pretenuring-statistics'];
+    // The same Node decides for a plain script's objects that outlive minor collections: silence
+    // from the service is then the setting's doing, not a flag that prints nothing.
+    const plain = await promisify(execFile)(process.execPath, [
+      ...trace,
+      '-e',
+      'const kept = []; for (let n = 0; n < 300000; n += 1) kept.push({ n });',
+    ]);
+    expect(plain.stdout).toContain('pretenuring:');
+
+    const port = await freePort();
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const started = startServiceProcess(
+      dir,
+      {
+        SHUTDOWN_DRAIN_MS: '0',
+        PORT: String(port),
+        PUBLIC_BASE_URL: baseUrl,
+        SEED_DEMO: 'false',
+        DATABASE_URL: join(dir, 'v8.db'),
+      },
+      SERVICE_MAIN,
+      trace,
+    );
+    await waitForReady(baseUrl, started);
+    await Promise.all(Array.from({ length: 200 }, () => fetch(`${baseUrl}/healthz`)));
+    started.child.kill('SIGTERM');
+    expect(await started.exited).toBe(0);
+    const own = started
+      .stdout()
+      .split('\n')
+      .filter((line) => line.startsWith(`[${started.child.pid}:`));
+    expect(own).toEqual([]);
   });
 
   it('exits when its port is taken, rather than staying alive on the connections it opened', async () => {

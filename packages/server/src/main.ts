@@ -1,5 +1,10 @@
-import { createServer, type RunningServer } from './server.js';
-import { ConfigError } from './config/config.js';
+import './v8-flags.js';
+import type { RunningServer } from './server.js';
+
+// Loaded only now, after the V8 settings above: a static import would load and run the whole
+// service's modules first, under V8's defaults.
+const { createServer } = await import('./server.js');
+const { ConfigError } = await import('./config/config.js');
 
 async function start(): Promise<RunningServer | null> {
   try {

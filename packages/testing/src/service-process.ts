@@ -18,10 +18,15 @@ export interface ServiceProcess {
 /**
  * Starts the built service (or another `entry`, such as `npm start`'s script) in `cwd` with only
  * `env` (and PATH) in its environment, so nothing of the test process's configuration leaks in.
- * Logs at `warn` unless `env` says otherwise.
+ * Logs at `warn` unless `env` says otherwise; `nodeArgs` go to Node before the entry.
  */
-export function startServiceProcess(cwd: string, env: Record<string, string>, entry = SERVICE_MAIN): ServiceProcess {
-  const child = spawn(process.execPath, [entry], {
+export function startServiceProcess(
+  cwd: string,
+  env: Record<string, string>,
+  entry = SERVICE_MAIN,
+  nodeArgs: readonly string[] = [],
+): ServiceProcess {
+  const child = spawn(process.execPath, [...nodeArgs, entry], {
     cwd,
     env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -5,6 +5,9 @@
  * Starts the real service and a bare Fastify app on loopback, reports their origins and a fresh
  * API key over IPC, and exits when the runner says stop or goes away.
  */
+// First, as in the service's own entry points: the V8 settings it runs with.
+import '@chartwright/server/internal/v8-flags.js';
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
