@@ -1,3 +1,4 @@
+import { createHook } from 'node:async_hooks';
 import { createPrivateKey, createPublicKey, generateKeyPairSync, verify, type KeyObject } from 'node:crypto';
 
 import type { FastifyInstance } from 'fastify';
@@ -160,6 +161,29 @@ describe.each(TEST_DIALECTS)('widget token signing keys on %s', (dialect) => {
     expect(decodeJwt(joseSigned)).toEqual(decodeJwt(token));
     expect(await sessionStatus(h.app, joseSigned)).toBe(200);
     expect(await sessionStatus(h.app, token)).toBe(200);
+  });
+
+  // Node makes a SIGNREQUEST resource for every signature, and calls back into it (the `before`
+  // hook) only for one it handed to the thread pool; one made on the event loop has no callback.
+  it('signs each token on the thread pool, not on the event loop', async () => {
+    const signatures = new Set<number>();
+    let calledBack = 0;
+    const hook = createHook({
+      init: (id, type) => {
+        if (type === 'SIGNREQUEST') signatures.add(id);
+      },
+      before: (id) => {
+        if (signatures.has(id)) calledBack += 1;
+      },
+    }).enable();
+    let token: string;
+    try {
+      token = await mintOn(h.app, partnerKey);
+    } finally {
+      hook.disable();
+    }
+    expect([signatures.size, calledBack]).toEqual([1, 1]);
+    await expect(verifyWith(await jwksOf(h.app), token)).resolves.toBeDefined();
   });
 
   it('signs with a configured key and still publishes and honours the generated one for the overlap', async () => {

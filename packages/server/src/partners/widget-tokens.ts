@@ -45,7 +45,7 @@ export class WidgetTokenService {
     const clinician = await this.clinicianFor(partner, input, now);
     // Whole seconds, as the JWT carries them, so expiresAt and the token's exp always agree.
     const expiresAt = Math.floor((now + partner.token_lifetime_seconds * 1000) / 1000) * 1000;
-    const token = this.signer.sign(
+    const token = await this.signer.sign(
       {
         sub: clinician.id,
         partner: partner.id,
