@@ -25,7 +25,8 @@ export interface WidgetTokenClaims {
   sub: string;
   partner: string;
   emrUserId: string;
-  emrSessionId?: string;
+  /** Left out of the token when undefined. */
+  emrSessionId?: string | undefined;
 }
 
 export interface VerifiedWidgetToken extends WidgetTokenClaims {
