@@ -11,7 +11,11 @@
  * instead of 0.2%, a full collection ran every 0.8 s, and a request cost 1.7–1.9 times the CPU
  * (docs/performance.md, "Two garbage-collection regimes"). A service's long-lived objects are made
  * once at start, where copying them out of the young generation costs nothing worth saving.
+ * The note writer's worker processes gain too (6% more notes a second measured in one process),
+ * so the worker supervisor starts every worker process with these flags on its command line.
  */
 import { setFlagsFromString } from 'node:v8';
 
-setFlagsFromString('--no-allocation-site-pretenuring');
+export const SERVICE_V8_FLAGS = ['--no-allocation-site-pretenuring'] as const;
+
+for (const flag of SERVICE_V8_FLAGS) setFlagsFromString(flag);

@@ -6,6 +6,8 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 
+import { SERVICE_V8_FLAGS } from './v8-flags.js';
+
 export interface SupervisedWorker<State> {
   /** Its place in the pool, 0 to size − 1, which its replacement takes. */
   readonly slot: number;
@@ -99,6 +101,7 @@ export class WorkerSupervisor<State, Message extends { type: string }> {
 
   private spawn(slot: number): Slot<State> {
     const child = fork(this.options.workerPath(), [], {
+      execArgv: [...process.execArgv, ...SERVICE_V8_FLAGS],
       serialization: 'advanced',
       env: { ...process.env, [this.options.settingsVariable]: JSON.stringify(this.options.settings) },
       // The worker's own stdout/stderr stay the service's.

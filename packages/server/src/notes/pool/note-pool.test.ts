@@ -126,6 +126,15 @@ describe('NotePool', () => {
     }
   });
 
+  // Started with them on the command line, so they hold from the worker's first allocation.
+  it("runs its workers under the service's V8 settings (pretenuring off: docs/performance.md)", async () => {
+    const notes = pool();
+    await notes.warmUp();
+    const [pid] = notes.pids();
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    expect(argv).toContain('--no-allocation-site-pretenuring');
+  });
+
   it('refuses a note over the queue bound with notes_overloaded and a Retry-After', async () => {
     const notes = pool({ workers: 1, queueLimit: 1 });
     const job = jobOf({ template_id: 'soap', conversation_text: LONG_VISIT });
