@@ -5,7 +5,8 @@
  * Starts the real service and a bare Fastify app on loopback, reports their origins and a fresh
  * API key over IPC, and exits when the runner says stop or goes away.
  */
-// First, as in the service's own entry points: the V8 settings it runs with.
+// First, so the service's V8 settings hold before any of its modules runs (imports are evaluated
+// in order; the service's entry points go further and do not even load them before).
 import '@chartwright/server/internal/v8-flags.js';
 
 import { mkdtempSync, rmSync } from 'node:fs';
