@@ -61,7 +61,7 @@ interface Frame {
 const SILENCE_DBFS = -100;
 
 /** Mean power of a frame in dB relative to a full-scale square wave. */
-function frameDbfs(samples: Int16Array): number {
+export function frameDbfs(samples: Int16Array): number {
   let sum = 0;
   for (const sample of samples) sum += sample * sample;
   const power = sum / (samples.length * 32768 * 32768);

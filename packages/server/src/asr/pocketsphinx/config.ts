@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { RecognizerStatus } from '../recognizer.js';
 import { vocabularyFiles, type VocabularyFiles } from '../vocabularies.js';
 import { readCepstralPrior } from './cepstral-prior.js';
+import { END_OF_SPEECH_FRAMES } from './decoder-session.js';
 
 export const INSTALL_COMMAND = 'apt-get install -y libpocketsphinx3 pocketsphinx-en-us';
 
@@ -83,7 +84,7 @@ export function decoderArgs(options: PocketSphinxOptions): string[] {
     ...['-fwdflat', options.secondPass ? 'yes' : 'no', '-bestpath', 'yes'],
     // End an utterance after 0.3 s of silence rather than the default 0.5 s: a final's latency is
     // mostly this wait, and clinical speech pauses between phrases are longer than this.
-    ...['-vad_postspeech', '30'],
+    ...['-vad_postspeech', String(END_OF_SPEECH_FRAMES)],
     ...(options.vocabulary?.args ?? []),
     ...options.extraArgs,
   ];

@@ -80,6 +80,94 @@ describe('DecoderSession finals', () => {
   });
 });
 
+describe('DecoderSession: the end of an utterance the detector still hears as speech', () => {
+  /** The library's side: the detector hears speech throughout; the best path grows write by write. */
+  function breathingDecoder(paths: readonly string[]) {
+    let writes = 0;
+    let ended = 0;
+    const fed: number[] = [];
+    const decoder: DecoderCalls = {
+      startUtterance: () => undefined,
+      endUtterance: () => {
+        ended++;
+      },
+      process: (pcm) => {
+        writes++;
+        fed.push(pcm.length);
+      },
+      inSpeech: () => true,
+      hypothesis: () => '',
+      segments: () => segments(paths[Math.min(writes, paths.length) - 1] ?? '<s>:0-9'),
+      probability: () => 0.9,
+      cepstralMean: () => null,
+      setCepstralMean: () => undefined,
+    };
+    return { decoder, fed, endedUtterances: () => ended };
+  }
+  const options = { partialIntervalSamples: 4_000, maxUtteranceSamples: 288_000, decodeFirstWhole: false };
+  /** "The patient reports pain", then breath: noise the search places after the last word. */
+  const BREATH_AFTER_PAIN = [
+    '<s>:0-9 the:10-20 patient:21-50',
+    '<s>:0-9 the:10-20 patient:21-50 reports:51-90',
+    '<s>:0-9 the:10-20 patient:21-50 reports:51-90 pain:91-110 [NOISE]:111-118',
+    '<s>:0-9 the:10-20 patient:21-50 reports:51-90 pain:91-110 [NOISE]:111-130',
+    '<s>:0-9 the:10-20 patient:21-50 reports:51-90 pain:91-110 [NOISE]:111-135 <sil>:136-140',
+  ];
+  // 30 frames a write, so the paths below never run ahead of the audio: a voice (a 200 Hz tone at
+  // -16 dBFS), or breath 50 dB below it.
+  const tone = (amplitude: number) =>
+    Int16Array.from({ length: 4_800 }, (_, index) =>
+      Math.round(amplitude * Math.sin((2 * Math.PI * 200 * index) / 16_000)),
+    );
+  const voice = tone(6_000);
+  const breath = tone(19);
+  /** The writes of "the patient reports pain" and the breath after it. */
+  const SPOKEN = [voice, voice, voice, breath, breath, breath];
+
+  it('ends it once the search has placed 0.3 s of noise after the last word (breath, room noise, hiss)', () => {
+    const breathing = breathingDecoder(BREATH_AFTER_PAIN);
+    const session = new DecoderSession(breathing.decoder, options);
+    const events = SPOKEN.slice(0, 4).flatMap((chunk) => session.write(chunk));
+    expect(events.filter((event) => event.type === 'final')).toEqual([]);
+    expect(session.write(breath)).toMatchObject([{ type: 'final', text: 'the patient reports pain', endMs: 1110 }]);
+    expect(breathing.endedUtterances()).toBe(1);
+    // The audio from the middle of the last pause (the silence at 136–140: frame 138) to the end of
+    // the fifth write (150) is decoded again as the next utterance's start: a word may begin in it.
+    expect(breathing.fed).toEqual([4_800, 4_800, 4_800, 4_800, 4_800, 12 * 160]);
+  });
+
+  it("leaves a cold stream's first utterance to the detector: heard against a prior, speech can pass for silence", () => {
+    const breathing = breathingDecoder(BREATH_AFTER_PAIN);
+    const session = new DecoderSession(breathing.decoder, { ...options, decodeFirstWhole: true });
+    expect(SPOKEN.flatMap((chunk) => session.write(chunk))).toEqual([]);
+    expect(breathing.endedUtterances()).toBe(0);
+  });
+
+  it('does not end it while the voice goes on, though the path ends in 0.3 s of sentence end', () => {
+    // "go forward", and then "ten", which the search has not matched to any word yet.
+    const talking = breathingDecoder(['<s>:0-9 go:10-30 forward:31-60', '<s>:0-9 go:10-30 forward:31-60 </s>:61-95']);
+    const session = new DecoderSession(talking.decoder, options);
+    expect([voice, voice, voice, voice].flatMap((chunk) => session.write(chunk))).toEqual([]);
+    expect(talking.endedUtterances()).toBe(0);
+  });
+
+  it('does not end it while a long word is still being spoken (the path ends at the word before it)', () => {
+    // "the patient reports" … and then a long word whose end the search has not reached yet.
+    const talking = breathingDecoder(['<s>:0-9 the:10-20 patient:21-50 reports:51-90']);
+    const session = new DecoderSession(talking.decoder, options);
+    const events = [...SPOKEN, breath, breath].flatMap((chunk) => session.write(chunk));
+    expect(events.filter((event) => event.type === 'final')).toEqual([]);
+    expect(talking.endedUtterances()).toBe(0);
+  });
+
+  it('does not end it on silence before the first word', () => {
+    const waiting = breathingDecoder(['<s>:0-9 [NOISE]:10-80 <sil>:81-120']);
+    const session = new DecoderSession(waiting.decoder, options);
+    expect([...SPOKEN, breath, breath].flatMap((chunk) => session.write(chunk))).toEqual([]);
+    expect(waiting.endedUtterances()).toBe(0);
+  });
+});
+
 describe("DecoderSession: a cold stream's first utterance", () => {
   /**
    * The library's side: speech in the first and third writes; the streamed decode says `streamed`,

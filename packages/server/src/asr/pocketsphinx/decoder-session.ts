@@ -1,7 +1,8 @@
 /**
  * Turns one decoder's continuous audio into utterances. PocketSphinx's voice activity detector
  * says when speech starts and stops (it ends speech ~0.3 s after the voice does, as configured); an
- * utterance ends at that transition, on `finalize`, at stream end, or when it has run
+ * utterance ends at that transition, when the search itself has heard as long a silence after the
+ * last word (`END_OF_SPEECH_FRAMES`), on `finalize`, at stream end, or when it has run
  * `maxUtteranceSamples` (a long utterance delays its final and costs more to end). Runs inside a
  * worker process.
  *
@@ -16,6 +17,7 @@ import { isFilledPause } from '../filled-pauses.js';
 import { concatPcm } from '../pcm.js';
 import type { FinalEvent, RecognizedWord } from '../recognizer.js';
 import type { Decoder, Segment } from './native.js';
+import { TrailingQuiet } from './trailing-quiet.js';
 
 export type DecoderSessionEvent = { type: 'partial'; text: string } | ({ type: 'final' } & FinalEvent);
 
@@ -47,6 +49,15 @@ export interface DecoderSessionOptions {
 
 const MS_PER_FRAME = 10;
 const SAMPLES_PER_FRAME = (RECOGNIZER_SAMPLE_RATE * MS_PER_FRAME) / 1000;
+
+/**
+ * How long a silence ends an utterance: the detector's wait (config.ts passes it as
+ * `-vad_postspeech`), and the same length of silence or noise the search places after the last
+ * word. The detector judges by energy, so breath, room noise and a line's hiss after the last word
+ * kept an utterance open until they stopped — 0.3–0.4 s more on some real recordings, and those
+ * finals set the latency's tail (docs/performance.md, "Where the final latency goes").
+ */
+export const END_OF_SPEECH_FRAMES = 30;
 
 /**
  * Where a long utterance may be cut, in frames before its end: the last words of a hypothesis are
@@ -83,6 +94,8 @@ export class DecoderSession {
   private speechStart = 0;
   private lastPartialAt = 0;
   private lastPartial = '';
+  /** Gates the search's silence (END_OF_SPEECH_FRAMES): the audio must have gone quiet too. */
+  private readonly trailingQuiet = new TrailingQuiet();
   /** The current utterance's most recent audio (at least REDECODE_LIMIT), for a cut's second decode. */
   private recent: Int16Array[] = [];
   private recentSamples = 0;
@@ -108,14 +121,20 @@ export class DecoderSession {
       this.speaking = true;
       this.speechStart = this.samples - pcm.length;
       this.lastPartialAt = this.samples;
+      // Levels heard since the utterance started are silence before this speech.
+      this.trailingQuiet.reset();
     } else if (!inSpeech && this.speaking) {
       return this.cut();
     }
+    if (this.speaking) this.trailingQuiet.hear(pcm);
     if (!this.speaking) {
       this.keepOnlyLeadIn();
       return events;
     }
     if (this.samples - this.speechStart >= this.options.maxUtteranceSamples) return this.cutLong();
+    // Cut in that silence: the best path lags the audio by about a dozen frames, which may hold the
+    // next word's start, so the audio from the middle of the silence on opens the next utterance.
+    if (this.mayEndAtSilence() && this.heardSilenceAfterWords()) return this.cutAtPause(0);
     if (this.samples - this.lastPartialAt >= this.options.partialIntervalSamples) {
       this.lastPartialAt = this.samples;
       const text = this.decoder.hypothesis();
@@ -126,6 +145,31 @@ export class DecoderSession {
       }
     }
     return events;
+  }
+
+  /**
+   * Not in a cold stream's first utterance: heard against a prior rather than the speaker's own
+   * mean, the search takes the start of a word for silence now and then ("go forward | ten meters"
+   * split in a loud recording), and the whole decode after it needs the utterance whole.
+   */
+  private mayEndAtSilence(): boolean {
+    return (
+      this.firstUtterance === null &&
+      this.trailingQuiet.frames >= END_OF_SPEECH_FRAMES &&
+      this.samples - this.speechStart >= END_OF_SPEECH_FRAMES * SAMPLES_PER_FRAME
+    );
+  }
+
+  /**
+   * The search's best path so far ends in END_OF_SPEECH_FRAMES of non-words after its last word:
+   * the sentence end, silence, noise or a filled pause. While someone speaks, the path ends in a
+   * word (often a short one the sound so far matches: "for" on the way to "forward").
+   */
+  private heardSilenceAfterWords(): boolean {
+    const segments = this.decoder.segments();
+    const last = segments[segments.length - 1];
+    const lastWord = segments.findLast(isWord);
+    return last !== undefined && lastWord !== undefined && last.endFrame - lastWord.endFrame >= END_OF_SPEECH_FRAMES;
   }
 
   /** Ends the current utterance now, whether or not the detector thinks speech stopped. */
@@ -181,12 +225,20 @@ export class DecoderSession {
     // Decoding a long utterance again would make its final later by a second or more; the
     // library's own running mean has moved during it anyway.
     this.firstUtterance = null;
+    return this.cutAtPause(HOLDBACK_FRAMES);
+  }
+
+  /**
+   * Ends the utterance at a pause (else a word boundary) no later than `holdbackFrames` before the
+   * audio's end, and decodes the audio after that point again in the next utterance.
+   */
+  private cutAtPause(holdbackFrames: number): DecoderSessionEvent[] {
     this.decoder.endUtterance();
     const segments = this.decoder.segments();
     const offset = this.frameOffset(segments);
     const endFrame = Math.floor(this.samples / SAMPLES_PER_FRAME) + offset;
     const redecodable = Math.min(REDECODE_LIMIT_FRAMES, Math.floor(this.recentSamples / SAMPLES_PER_FRAME));
-    const boundary = cutFrame(segments, endFrame - redecodable, endFrame - HOLDBACK_FRAMES);
+    const boundary = cutFrame(segments, endFrame - redecodable, endFrame - holdbackFrames);
     if (boundary === null) {
       const events = this.finalEvent(segments);
       this.startUtterance();
@@ -198,7 +250,12 @@ export class DecoderSession {
     const again = this.recentFrom(from);
     this.startUtterance();
     this.redecodedFrames += frames;
-    this.anchorFrame = from / SAMPLES_PER_FRAME;
+    // Audio decoded again from a pause in a long utterance opens with speech, whose frames the
+    // restarted detector numbers from elsewhere (see anchorFrame); audio from the middle of the
+    // silence that ended an utterance opens with silence, numbered as ever, so the count of frames
+    // fed twice holds (anchored, the next final's times came out 1.1 s early).
+    const opensWithSpeech = holdbackFrames > 0;
+    if (opensWithSpeech) this.anchorFrame = from / SAMPLES_PER_FRAME;
     this.decoder.process(again);
     this.remember(again);
     // The detector restarts with the utterance: the speech it hears again starts the next one.
@@ -213,6 +270,7 @@ export class DecoderSession {
   private startUtterance(): void {
     this.decoder.startUtterance();
     this.anchorFrame = null;
+    this.trailingQuiet.reset();
     this.recent = [];
     this.recentSamples = 0;
   }
