@@ -126,11 +126,11 @@ export class DecoderSession {
     } else if (!inSpeech && this.speaking) {
       return this.cut();
     }
-    if (this.speaking) this.trailingQuiet.hear(pcm);
     if (!this.speaking) {
       this.keepOnlyLeadIn();
       return events;
     }
+    this.trailingQuiet.hear(pcm);
     if (this.samples - this.speechStart >= this.options.maxUtteranceSamples) return this.cutLong();
     // Cut in that silence: the best path lags the audio by about a dozen frames, which may hold the
     // next word's start, so the audio from the middle of the silence on opens the next utterance.
@@ -153,11 +153,8 @@ export class DecoderSession {
    * split in a loud recording), and the whole decode after it needs the utterance whole.
    */
   private mayEndAtSilence(): boolean {
-    return (
-      this.firstUtterance === null &&
-      this.trailingQuiet.frames >= END_OF_SPEECH_FRAMES &&
-      this.samples - this.speechStart >= END_OF_SPEECH_FRAMES * SAMPLES_PER_FRAME
-    );
+    // Quiet is counted from the speech's start, so it also says the speech has run that long.
+    return this.firstUtterance === null && this.trailingQuiet.frames >= END_OF_SPEECH_FRAMES;
   }
 
   /**
