@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { RealSpeechError } from '../speech/real-speech.js';
 import {
+  firstFinalsApart,
   loopFrames,
   memoryDetail,
   recognizerLoad,
@@ -37,6 +38,32 @@ describe('the realtime bench loop', () => {
     expect([0, 1, 2, 3].map((index) => startFrame('staggered', index, 4, 38))).toEqual([0, 9, 19, 28]);
     expect([0, 1, 2, 3].map((index) => startFrame('lockstep', index, 4, 38))).toEqual([0, 0, 0, 0]);
     expect(startFrame('staggered', 0, 1, 38)).toBe(0);
+  });
+});
+
+describe("the bench's latency report", () => {
+  it("gives each stream's first final apart from the later ones, each with its p95 and count", () => {
+    const later = Array.from({ length: 40 }, (_, index) => 300 + index);
+    const detail = firstFinalsApart([
+      { firstLatencyMs: 1_700, laterLatenciesMs: later.slice(0, 20) },
+      { firstLatencyMs: 900, laterLatenciesMs: later.slice(20) },
+      // A stream whose first final `stop` flushed: nothing to count for it.
+      { firstLatencyMs: null, laterLatenciesMs: [] },
+    ]);
+    const [, first, firstCount, later95, laterCount] =
+      /^each stream's first final p95 (\d+) ms of (\d+), the later finals p95 (\d+) ms of (\d+)$/.exec(detail) ?? [];
+    // Percentiles come from the same histogram as the level's (three significant figures).
+    expect(Number(first)).toBeCloseTo(1_700, -1);
+    expect(firstCount).toBe('2');
+    expect(Number(later95)).toBeGreaterThanOrEqual(337);
+    expect(Number(later95)).toBeLessThanOrEqual(338);
+    expect(laterCount).toBe('40');
+  });
+
+  it('says none where a level had no final of a kind', () => {
+    expect(firstFinalsApart([{ firstLatencyMs: 650, laterLatenciesMs: [] }])).toBe(
+      "each stream's first final p95 650 ms of 1, the later finals none",
+    );
   });
 });
 
