@@ -221,14 +221,35 @@ export interface PocketSphinxLibrary {
   releaseFreeMemory(): void;
 }
 
-/** glibc's malloc_trim, or null on a C library without it (musl). */
-function mallocTrim(): ((pad: number) => number) | null {
+/** glibc's allocator controls, or null on a C library without them (musl). */
+interface GlibcMalloc {
+  trim(pad: number): number;
+  mallopt(param: number, value: number): number;
+}
+
+function glibcMalloc(): GlibcMalloc | null {
   try {
-    return koffi.load('libc.so.6').func('int malloc_trim(size_t pad)') as (pad: number) => number;
+    const libc = koffi.load('libc.so.6');
+    return {
+      trim: libc.func('int malloc_trim(size_t pad)') as GlibcMalloc['trim'],
+      mallopt: libc.func('int mallopt(int param, int value)') as GlibcMalloc['mallopt'],
+    };
   } catch {
     return null;
   }
 }
+
+/** mallopt's M_MMAP_THRESHOLD (glibc malloc.h). */
+const M_MMAP_THRESHOLD = -3;
+/**
+ * glibc's own starting threshold, fixed. Left to itself, glibc raises the threshold each time an
+ * mmapped block is freed (up to 32 MB), so once a stream's decoder had been freed, the next
+ * decoders' large tables went on the heap, where the spare decoder loading beside them pinned the
+ * pages: a worker that carried 8 streams three times kept 1.3–1.4 times its idle memory after
+ * them. Setting a threshold turns the raising off; large blocks stay mmapped and go back to the
+ * system when freed (1.04 times idle, no CPU cost measured; docs/performance.md).
+ */
+const MMAP_THRESHOLD_BYTES = 128 * 1024;
 
 /**
  * dlopen()s the library and binds the API; throws if the library or a symbol is missing. Switches
@@ -242,10 +263,11 @@ export function loadPocketSphinx(libraryPath: string): PocketSphinxLibrary {
     Object.entries(SIGNATURES).map(([name, signature]) => [name, lib.func(signature) as NativeFunction]),
   ) as NativeTable;
   fn.err_set_logfp(null);
-  const trim = mallocTrim();
+  const malloc = glibcMalloc();
+  malloc?.mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD_BYTES);
   return {
     releaseFreeMemory() {
-      trim?.(0);
+      malloc?.trim(0);
     },
     async createDecoder(args) {
       const config = fn.cmd_ln_parse_r(null, fn.ps_args(), args.length, args, 1);
