@@ -3,7 +3,14 @@ import { readFileSync } from 'node:fs';
 import { GOFORWARD, missingSpeechTools } from '@chartwright/testing/speech.js';
 import { describe, expect, it } from 'vitest';
 
+import { processRssBytes } from '../../../tools/shared/process-cpu.js';
 import { PocketSphinxRecognizer } from './engine.js';
+
+function residentBytes(pid: number): number {
+  const bytes = processRssBytes(pid);
+  if (bytes === null) throw new Error(`cannot read the memory of process ${pid}`);
+  return bytes;
+}
 
 /** Needs Debian's libpocketsphinx3, pocketsphinx-en-us and pocketsphinx-testdata (as pocketsphinx.int.test.ts). */
 const missing = await missingSpeechTools();
@@ -11,12 +18,6 @@ const missing = await missingSpeechTools();
 const CHUNK = 1_600; // 100 ms
 const STREAMS = 8;
 const ROUNDS = 3;
-
-function residentBytes(pid: number): number {
-  const kilobytes = /^VmRSS:\s+(\d+)\s+kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-  if (kilobytes === undefined) throw new Error(`no VmRSS for process ${pid}`);
-  return Number(kilobytes) * 1024;
-}
 
 describe.skipIf(missing.length > 0 || process.platform !== 'linux')("a recognizer worker's memory", () => {
   /**
