@@ -3,13 +3,16 @@
  * one fresh spare, so opening a stream does not wait for a model to load. A decoder is freed when
  * its stream ends rather than reused: a reused decoder would carry the previous speaker's cepstral
  * normalisation into the next stream. Models load on another thread, one at a time, so the streams
- * this worker carries keep being decoded while a new one opens.
+ * this worker carries keep being decoded while a new one opens; their work goes through a
+ * TurnTakingQueue, so a load that has ended is taken up between slices of decoding rather than
+ * after all the audio queued before it.
  */
 import { Diarizer } from '../diarization/diarizer.js';
 import { NarrowbandRestorer } from '../narrowband.js';
 import { loadPocketSphinx, type Decoder, type PocketSphinxLibrary } from './native.js';
 import { SETTINGS_ENV, type FromWorker, type ToWorker, type WorkerSettings } from './messages.js';
 import { DecoderSession, type DecoderSessionEvent } from './decoder-session.js';
+import { TurnTakingQueue } from './turn-taking-queue.js';
 
 function send(message: FromWorker): void {
   process.send?.(message);
@@ -121,6 +124,40 @@ function releaseStream(streams: Map<number, Live>, id: number, library: PocketSp
   library.releaseFreeMemory();
 }
 
+/** A stream's work, in its turn: its audio, `finalize` and `end` (see TurnTakingQueue). */
+function handleInTurn(
+  streams: Map<number, Live>,
+  library: PocketSphinxLibrary,
+  message: Exclude<ToWorker, { type: 'open' | 'abort' }>,
+): void {
+  const live = streams.get(message.id);
+  try {
+    switch (message.type) {
+      case 'audio':
+        if (live === undefined) return;
+        live.diarizer?.write(message.pcm);
+        emit(message.id, live, live.decoderSession.write(live.restorer.process(message.pcm)));
+        live.decoded += message.pcm.length;
+        send({ type: 'decoded', id: message.id, samples: live.decoded });
+        usage.decoded(message.pcm.length);
+        return;
+      case 'finalize':
+        if (live !== undefined) emit(message.id, live, live.decoderSession.finalize());
+        return;
+      case 'end':
+        if (live !== undefined) emit(message.id, live, live.decoderSession.end());
+        releaseStream(streams, message.id, library);
+        send({ type: 'ended', id: message.id });
+        usage.report();
+        return;
+    }
+  } catch (error) {
+    // A call that fails without faulting (bad return code) costs only its stream.
+    releaseStream(streams, message.id, library);
+    fail(message.id, error);
+  }
+}
+
 /** The decoders' supply once the first one loaded; undefined, with the parent told why, when none can. */
 async function openSupply(
   settings: WorkerSettings,
@@ -144,10 +181,6 @@ async function main(): Promise<void> {
   const { supply, library } = opened;
   const streams = new Map<number, Live>();
 
-  const release = (id: number): void => {
-    releaseStream(streams, id, library);
-  };
-
   const open = async (id: number, options: Parameters<typeof liveStream>[2]): Promise<void> => {
     try {
       const decoder = await supply.take();
@@ -158,38 +191,21 @@ async function main(): Promise<void> {
     }
   };
 
+  const work = new TurnTakingQueue();
   process.on('message', (message: ToWorker) => {
-    const live = streams.get(message.id);
-    try {
-      switch (message.type) {
-        case 'open':
-          void open(message.id, message);
-          return;
-        case 'audio':
-          if (live === undefined) return;
-          live.diarizer?.write(message.pcm);
-          emit(message.id, live, live.decoderSession.write(live.restorer.process(message.pcm)));
-          live.decoded += message.pcm.length;
-          send({ type: 'decoded', id: message.id, samples: live.decoded });
-          usage.decoded(message.pcm.length);
-          return;
-        case 'finalize':
-          if (live !== undefined) emit(message.id, live, live.decoderSession.finalize());
-          return;
-        case 'end':
-          if (live !== undefined) emit(message.id, live, live.decoderSession.end());
-          release(message.id);
-          send({ type: 'ended', id: message.id });
-          usage.report();
-          return;
-        case 'abort':
-          release(message.id);
-          return;
-      }
-    } catch (error) {
-      // A call that fails without faulting (bad return code) costs only its stream.
-      release(message.id);
-      fail(message.id, error);
+    switch (message.type) {
+      // Neither waits behind the audio queued before it: a new stream's decoder is its own, and an
+      // aborted stream's queued audio is dropped unheard.
+      case 'open':
+        void open(message.id, message);
+        return;
+      case 'abort':
+        releaseStream(streams, message.id, library);
+        return;
+      case 'audio':
+      case 'finalize':
+      case 'end':
+        work.push(() => handleInTurn(streams, library, message));
     }
   });
   // The parent is gone: nothing can read our events, so stop.

@@ -54,3 +54,39 @@ describe.skipIf(missing.length > 0 || process.platform !== 'linux')("a recognize
     }
   }, 120_000);
 });
+
+describe.skipIf(missing.length > 0)('a busy recognizer worker', () => {
+  /**
+   * A stream's decoder loads on another thread, but the load's end is handled on the worker's own
+   * event loop. That loop used to decode every audio message the pipe held before it turned, so
+   * under load a session waited for the whole backlog (22–40 s for the last of 16 sessions on two
+   * cores, docs/performance.md).
+   */
+  it('opens new streams while earlier streams still have audio waiting to be decoded', async () => {
+    const recognizer = new PocketSphinxRecognizer({ workers: 1, maxPendingMs: 120_000 });
+    try {
+      await recognizer.warmUp();
+      const raw = readFileSync(GOFORWARD);
+      const audio = new Int16Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
+      const busy = await Promise.all([0, 1].map(() => recognizer.openStream({ sampleRate: 16000 })));
+      // About 20 s of speech per stream, written at once: seconds of decoding queued.
+      for (const stream of busy) {
+        for (let turn = 0; turn < 7; turn++) {
+          for (let offset = 0; offset < audio.length; offset += CHUNK)
+            stream.write(audio.slice(offset, offset + CHUNK));
+        }
+      }
+      // The first takes the loaded spare; the second waits for a load to end on the busy loop.
+      await recognizer.openStream({ sampleRate: 16000 });
+      const late = await recognizer.openStream({ sampleRate: 16000 });
+      const waiting = busy.map((stream) => stream.pendingSamples);
+      process.stderr.write(
+        `[asr] audio still waiting when the second new stream opened: ${waiting.join(', ')} samples\n`,
+      );
+      expect(Math.min(...waiting)).toBeGreaterThan(0);
+      await Promise.all([...busy, late].map((stream) => stream.end()));
+    } finally {
+      await recognizer.close();
+    }
+  }, 120_000);
+});
