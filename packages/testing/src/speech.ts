@@ -70,6 +70,12 @@ export const S16_16K_BYTES_PER_SECOND = 32_000;
 /** Real recorded speech, 16 kHz 16-bit mono: "go forward ten meters". */
 export const goforward = (): Buffer => readFileSync(GOFORWARD);
 
+/** The same recording as 16-bit samples, for the recognizer's own API. */
+export function goforwardPcm(): Int16Array {
+  const raw = goforward();
+  return new Int16Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
+}
+
 /** Quiet noise (not digital zeros) so the recognizer's detector sees the end of speech, as s16le bytes. */
 export function silence(ms: number, sampleRate = 16_000): Buffer {
   const samples = new Int16Array(Math.round((ms * sampleRate) / 1000));

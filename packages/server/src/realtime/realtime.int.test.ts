@@ -15,7 +15,7 @@ import { hashSecret } from '../auth/secrets.js';
 import { testConfig, type RealtimeConfig } from '../config/config.js';
 import { openSharedPostgres, TEST_DATABASE_URL } from '@chartwright/testing/databases.js';
 import { createHarness, type Harness } from '@chartwright/testing/harness.js';
-import { GOFORWARD, missingSpeechTools, spokenBytes } from '@chartwright/testing/speech.js';
+import { goforward, missingSpeechTools, msOf, silence, spokenBytes } from '@chartwright/testing/speech.js';
 import { CHART, openWidget, setPatientContext, widgetCall } from '@chartwright/testing/widget-encounters.js';
 import { connect, open, realtimeUrl, type RealtimeClient } from '@chartwright/testing/realtime-client.js';
 import { RESUME_WINDOW_MS } from './stored-session.js';
@@ -31,23 +31,6 @@ const missing = await missingSpeechTools();
 const START = { type: 'start', audio: { encoding: 'pcm_s16le', sampleRate: 16000 } } as const;
 /** 16 kHz s16le mono (sent in 100 ms frames of 3200 bytes). */
 const S16_16K_BYTES_PER_SECOND = 32_000;
-
-/** goforward.raw: 16 kHz 16-bit mono little-endian, "go forward ten meters". */
-const goforward = (): Buffer => readFileSync(GOFORWARD);
-
-/** Quiet noise (not digital zeros) so the detector sees the end of speech, as bytes of s16le. */
-function silence(ms: number, sampleRate = 16_000): Buffer {
-  const samples = new Int16Array((ms * sampleRate) / 1000);
-  let state = 7;
-  for (let i = 0; i < samples.length; i++) {
-    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
-    samples[i] = Math.round((state / 2 ** 31 - 0.5) * 40);
-  }
-  return Buffer.from(samples.buffer);
-}
-
-/** Milliseconds of 16 kHz s16le mono audio in `bytes`, as the session counts them. */
-const msOf = (bytes: number) => Math.round((bytes / 2) * (1000 / 16_000));
 
 /** Sends `audio` in 100 ms frames at `speed` × real time (Infinity: back to back). */
 async function stream(client: RealtimeClient, audio: Buffer, bytesPerSecond: number, speed: number): Promise<void> {

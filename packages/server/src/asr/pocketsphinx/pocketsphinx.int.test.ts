@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import {
   GOFORWARD,
+  goforwardPcm,
   missingSpeechTools,
   synthesizeSpeech,
   transcribe,
@@ -28,11 +28,6 @@ const missing = await missingSpeechTools();
 
 const SAMPLE_RATE = 16_000;
 const CHUNK = 1_600; // 100 ms
-
-function goforward(): Int16Array {
-  const raw = readFileSync(GOFORWARD);
-  return new Int16Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
-}
 
 interface Recording {
   events: { type: 'partial' | 'final'; text: string }[];
@@ -102,7 +97,7 @@ describe.skipIf(missing.length > 0)('PocketSphinx recognizer', () => {
     try {
       const stream = await twoPass.openStream({ sampleRate: 16000 });
       const recording = record(stream, () => undefined);
-      const audio = goforward();
+      const audio = goforwardPcm();
       for (let offset = 0; offset < audio.length; offset += CHUNK) stream.write(audio.slice(offset, offset + CHUNK));
       await stream.end();
       expect(recording.errors).toEqual([]);
@@ -121,7 +116,7 @@ describe.skipIf(missing.length > 0)('PocketSphinx recognizer', () => {
   it('decodes recorded speech: goforward.raw is "go forward ten meters"', async () => {
     const stream = await recognizer.openStream({ sampleRate: 16000 });
     const recording = record(stream, () => undefined);
-    const audio = goforward();
+    const audio = goforwardPcm();
     const started = performance.now();
     for (let offset = 0; offset < audio.length; offset += CHUNK) stream.write(audio.slice(offset, offset + CHUNK));
     await stream.end();
@@ -293,7 +288,7 @@ describe.skipIf(missing.length > 0)('PocketSphinx recognizer', () => {
       decoder.setCepstralMean(prior, false);
       expectMean(prior);
       decoder.startUtterance();
-      decoder.process(goforward());
+      decoder.process(goforwardPcm());
       decoder.endUtterance();
       // The utterance's own mean replaces a prior set so, whatever it was.
       const heard = decoder.cepstralMean() ?? [];
@@ -312,7 +307,7 @@ describe.skipIf(missing.length > 0)('PocketSphinx recognizer', () => {
     const args = decoderArgs(DEFAULT_OPTIONS);
     // Loud speech, far from the level the model's prior expects (heard against it: "go forward and
     // major stuff"), then the same again after a pause.
-    const loud = goforward().map((sample) => Math.max(-32_768, Math.min(32_767, sample * 6)));
+    const loud = goforwardPcm().map((sample) => Math.max(-32_768, Math.min(32_767, sample * 6)));
     const audio = concatPcm([loud, roomNoise(1_000, 40, 3), loud, roomNoise(1_000, 40, 4)]);
     const decode = async (decodeFirstWhole: boolean): Promise<FinalEvent[]> => {
       const decoder = await library.createDecoder(args);
@@ -354,7 +349,7 @@ describe.skipIf(missing.length > 0)('PocketSphinx recognizer', () => {
         maxUtteranceSamples: 288_000,
         decodeFirstWhole: false,
       });
-      const audio = goforward();
+      const audio = goforwardPcm();
       const events = [];
       for (let offset = 0; offset < audio.length; offset += CHUNK)
         events.push(...session.write(audio.slice(offset, offset + CHUNK)));
@@ -398,7 +393,7 @@ import { readFileSync } from 'node:fs';
   it('flushes the last utterance on end() and finalize() cuts one short', async () => {
     const stream = await recognizer.openStream({ sampleRate: 16000 });
     const recording = record(stream, () => undefined);
-    const audio = goforward();
+    const audio = goforwardPcm();
     // No trailing silence: the detector has not ended the utterance when end() is called.
     const speechOnly = audio.slice(0, Math.floor(audio.length * 0.8));
     for (let offset = 0; offset < speechOnly.length; offset += CHUNK)
@@ -433,7 +428,7 @@ import { readFileSync } from 'node:fs';
     expect(a.workerPid).not.toBe(b.workerPid);
     const recA = record(a, () => undefined);
     const recB = record(b, () => undefined);
-    const audio = goforward();
+    const audio = goforwardPcm();
     a.write(audio.slice(0, CHUNK * 5));
     process.kill(a.workerPid, 'SIGKILL');
     await expect.poll(() => recA.errors.map((e) => e.code), { timeout: 5_000 }).toEqual(['recognizer_crashed']);

@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
-
-import { GOFORWARD, missingSpeechTools } from '@chartwright/testing/speech.js';
+import { goforwardPcm, missingSpeechTools } from '@chartwright/testing/speech.js';
 import { describe, expect, it } from 'vitest';
 
 import { processRssBytes } from '../../../tools/shared/process-cpu.js';
@@ -33,8 +31,7 @@ describe.skipIf(missing.length > 0 || process.platform !== 'linux')("a recognize
       const [pid] = recognizer.workerPids();
       if (pid === undefined) throw new Error('no recognizer worker');
       const idle = residentBytes(pid);
-      const raw = readFileSync(GOFORWARD);
-      const audio = new Int16Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
+      const audio = goforwardPcm();
       for (let round = 0; round < ROUNDS; round++) {
         const streams = await Promise.all(
           Array.from({ length: STREAMS }, () => recognizer.openStream({ sampleRate: 16000 })),
@@ -66,8 +63,7 @@ describe.skipIf(missing.length > 0)('a busy recognizer worker', () => {
     const recognizer = new PocketSphinxRecognizer({ workers: 1, maxPendingMs: 120_000 });
     try {
       await recognizer.warmUp();
-      const raw = readFileSync(GOFORWARD);
-      const audio = new Int16Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
+      const audio = goforwardPcm();
       const busy = await Promise.all([0, 1].map(() => recognizer.openStream({ sampleRate: 16000 })));
       // About 20 s of speech per stream, written at once: seconds of decoding queued.
       for (const stream of busy) {
