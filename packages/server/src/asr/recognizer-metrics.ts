@@ -14,6 +14,12 @@ export function registerRecognizerMetrics(metrics: Metrics, recognizer: Recogniz
       recognizer.load?.().forEach((load, worker) => record(value(load), { worker: String(worker) }));
     };
   metrics.gauge({
+    name: 'recognizer_streams',
+    help: 'Streams open on a recognizer worker.',
+    labelNames: ['worker'],
+    read: perWorker((load) => load.streams),
+  });
+  metrics.gauge({
     name: 'recognizer_backlog_seconds',
     help: 'Audio written to a recognizer worker’s streams and not decoded yet, in seconds.',
     labelNames: ['worker'],

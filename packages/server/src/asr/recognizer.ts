@@ -103,6 +103,8 @@ export interface RecognizerStream {
 
 /** One decoding worker's work, for the metrics (docs/operations.md): totals since the recognizer started. */
 export interface RecognizerWorkerLoad {
+  /** Streams open on the worker now. */
+  streams: number;
   /** Audio written to the worker's streams and not decoded yet, in seconds. */
   backlogSeconds: number;
   /** Audio it decoded, in seconds. */

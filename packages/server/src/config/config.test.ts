@@ -206,6 +206,17 @@ describe('loadConfig', () => {
     );
   });
 
+  it("admits live streams up to 80% of the recognizer's cores, a share of 0 to 100", () => {
+    expect(loadConfig({}).realtime.recognizerMaxLoadPercent).toBe(80);
+    expect(loadConfig({ REALTIME_RECOGNIZER_MAX_LOAD_PERCENT: '0' }).realtime.recognizerMaxLoadPercent).toBe(0);
+    expect(() => loadConfig({ REALTIME_RECOGNIZER_MAX_LOAD_PERCENT: '120' })).toThrow(
+      'REALTIME_RECOGNIZER_MAX_LOAD_PERCENT: must be at most 100',
+    );
+    expect(() => loadConfig({ REALTIME_RECOGNIZER_MAX_LOAD_PERCENT: '0.8' })).toThrow(
+      'REALTIME_RECOGNIZER_MAX_LOAD_PERCENT: must be a whole number',
+    );
+  });
+
   it('names what the OpenAI-compatible engine is missing', () => {
     expect(() => loadConfig({ NOTES_ENGINE: 'openai' })).toThrow(
       expect.objectContaining({

@@ -9,12 +9,14 @@ import { CONSOLE_ENV, consoleConfig, type ConsoleConfig } from './console-config
 import { databaseTarget, defaultKeyFile, type DatabaseTarget } from './database-target.js';
 import { boolean, databaseUrl, httpUrl, integer, redisUrl } from './env-values.js';
 import { JOBS_ENV, jobsConfig, type JobsConfig } from './jobs-config.js';
+import { REALTIME_ENV, realtimeConfig, type RealtimeConfig } from './realtime-config.js';
 import { METRICS_ENV, metricsConfig, metricsProblems, type MetricsConfig } from './metrics-config.js';
 import { trustProxy, type TrustProxy } from './trust-proxy.js';
 
 export type { DatabaseTarget } from './database-target.js';
 export type { JobsConfig } from './jobs-config.js';
 export type { MetricsConfig } from './metrics-config.js';
+export type { RealtimeConfig } from './realtime-config.js';
 export type { TrustProxy } from './trust-proxy.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -61,21 +63,13 @@ const envSchema = z
     NOTES_RETENTION_DAYS: integer(1, 3650).default(30),
     NOTES_WORKERS: integer(0, 256).default(0),
     NOTES_QUEUE_LIMIT: integer(0, 100_000).default(32),
-    REALTIME_MAX_SESSIONS: integer(1, 100_000).default(64),
-    REALTIME_MAX_SESSIONS_PER_PROJECT: integer(1, 100_000).default(32),
-    REALTIME_MAX_SESSIONS_PER_KEY: integer(1, 100_000).default(16),
-    REALTIME_MAX_SESSION_SECONDS: integer(10, 24 * 3600).default(4 * 3600),
-    REALTIME_IDLE_TIMEOUT_SECONDS: integer(5, 3600).default(30),
-    REALTIME_MAX_FRAME_BYTES: integer(1024, 16 * 1024 * 1024).default(256 * 1024),
-    REALTIME_RECOGNIZER_WORKERS: integer(0, 1024).default(0),
-    REALTIME_CREDENTIAL_CHECK_SECONDS: integer(1, 300).default(5),
-    REALTIME_RETENTION_DAYS: integer(1, 3650).default(30),
     // Six years, the longest HIPAA asks documentation to be kept (45 CFR 164.316(b)(2)), counted with leap days.
     AUDIT_RETENTION_DAYS: integer(1, 36_500).default(2192),
     AUDIT_HMAC_KEY: z.string().trim().min(32, { error: 'must be at least 32 characters long' }).optional(),
     KEY_FILE: z.string().trim().min(1, { error: 'must not be empty' }).optional(),
     ...CONSOLE_ENV,
     ...JOBS_ENV,
+    ...REALTIME_ENV,
     ...METRICS_ENV,
     ASR_ENGINE: z.enum(['pocketsphinx', 'openai'], { error: 'must be pocketsphinx or openai' }).default('pocketsphinx'),
     ASR_OPENAI_BASE_URL: httpUrl.optional(),
@@ -191,28 +185,6 @@ export interface ConnectionLimits {
   readonly maxPerAddress: number;
 }
 
-export interface RealtimeConfig {
-  /** Open realtime sockets this instance serves at once; more are answered `at_capacity`. */
-  readonly maxSessions: number;
-  /**
-   * Open sockets of one project environment on this instance, and of one credential (an sk_ key,
-   * or the key or partner that minted the realtime tokens); more are answered `tenant_at_capacity`.
-   */
-  readonly maxSessionsPerProject: number;
-  readonly maxSessionsPerKey: number;
-  readonly maxSessionSeconds: number;
-  /** A socket that sends no audio and no message for this long is closed (4000). */
-  readonly idleTimeoutSeconds: number;
-  /** Largest frame (binary or text) a session accepts. */
-  readonly maxFrameBytes: number;
-  /** Recognizer worker processes; 0 = one per CPU core. */
-  readonly recognizerWorkers: number;
-  /** How often an open session checks that its credential was not revoked (closing with 4002 if so). */
-  readonly credentialCheckSeconds: number;
-  /** How long a session and its transcript are kept after its last activity. */
-  readonly retentionDays: number;
-}
-
 /** The speech recognizer behind the realtime WebSocket. */
 export interface AsrConfig {
   readonly engine: 'pocketsphinx' | 'openai';
@@ -281,20 +253,6 @@ function notesConfig(values: EnvValues): NotesConfig {
     retentionDays: values.NOTES_RETENTION_DAYS,
     workers: values.NOTES_WORKERS,
     queueLimit: values.NOTES_QUEUE_LIMIT,
-  });
-}
-
-function realtimeConfig(values: EnvValues): RealtimeConfig {
-  return Object.freeze({
-    maxSessions: values.REALTIME_MAX_SESSIONS,
-    maxSessionsPerProject: values.REALTIME_MAX_SESSIONS_PER_PROJECT,
-    maxSessionsPerKey: values.REALTIME_MAX_SESSIONS_PER_KEY,
-    maxSessionSeconds: values.REALTIME_MAX_SESSION_SECONDS,
-    idleTimeoutSeconds: values.REALTIME_IDLE_TIMEOUT_SECONDS,
-    maxFrameBytes: values.REALTIME_MAX_FRAME_BYTES,
-    recognizerWorkers: values.REALTIME_RECOGNIZER_WORKERS,
-    credentialCheckSeconds: values.REALTIME_CREDENTIAL_CHECK_SECONDS,
-    retentionDays: values.REALTIME_RETENTION_DAYS,
   });
 }
 

@@ -106,7 +106,7 @@ describe.skipIf(missing.length > 0)('metrics after real traffic', () => {
     }
   }, 60_000);
 
-  it('counts realtime sessions open and started, and the recognizer’s backlog, audio and CPU', async () => {
+  it('counts realtime sessions open and started, and the recognizer’s streams, backlog, audio and CPU', async () => {
     const audio = Buffer.concat([goforward(), silence(800)]);
     const client = await open(await realtimeUrl(h.app), { bearer: h.project.liveKey });
     client.send({ type: 'start', audio: { encoding: 'pcm_s16le', sampleRate: 16000 } });
@@ -116,6 +116,7 @@ describe.skipIf(missing.length > 0)('metrics after real traffic', () => {
     expect(sampleValue(streaming, 'chartwright_realtime_sessions_open')).toBe(1);
     expect(sampleValue(streaming, 'chartwright_realtime_sessions_started_total', { kind: 'new' })).toBe(1);
     expect(sampleValue(streaming, 'chartwright_realtime_sessions_started_total', { kind: 'resumed' })).toBe(0);
+    expect(sampleValue(streaming, 'chartwright_recognizer_streams', { worker: '0' })).toBe(1);
 
     for (let offset = 0; offset < audio.length; offset += 3200)
       client.socket.send(audio.subarray(offset, offset + 3200));
@@ -130,8 +131,11 @@ describe.skipIf(missing.length > 0)('metrics after real traffic', () => {
     await expect.poll(async () => sampleValue(await scrape(), 'chartwright_realtime_sessions_open')).toBe(0);
     const ended = await scrape();
     expect(sampleValue(ended, 'chartwright_recognizer_backlog_seconds', { worker: '0' })).toBe(0);
+    expect(sampleValue(ended, 'chartwright_recognizer_streams', { worker: '0' })).toBe(0);
     expect(sampleValue(ended, 'chartwright_recognizer_cpu_seconds_total', { worker: '0' })).toBeGreaterThan(0);
-    expect(sampleValue(ended, 'chartwright_realtime_sessions_refused_total', { reason: 'at_capacity' })).toBe(0);
+    for (const cap of ['instance', 'recognizer']) {
+      expect(sampleValue(ended, 'chartwright_realtime_sessions_refused_total', { reason: 'at_capacity', cap })).toBe(0);
+    }
   }, 60_000);
 });
 

@@ -8,7 +8,8 @@ import type { Principal } from '../auth/principal.js';
 import type { Clock } from '../clock.js';
 import type { RealtimeConfig } from '../config/config.js';
 import type { Metrics } from '../metrics/metrics.js';
-import { RealtimeMetrics } from './realtime-metrics.js';
+import { RealtimeMetrics, type RefusedCap } from './realtime-metrics.js';
+import { RecognizerHeadroom } from './recognizer-headroom.js';
 import type { RealtimeStore } from './session-records.js';
 import { RealtimeSession, type RealtimeSocket, type RealtimeSessionRegistry } from './session.js';
 
@@ -29,6 +30,7 @@ export class RealtimeService implements RealtimeSessionRegistry {
   /** Sessions whose socket closed and that are still storing their last segments, by session id. */
   readonly #settling = new Map<string, Promise<void>>();
   readonly #metrics: RealtimeMetrics;
+  readonly #headroom: RecognizerHeadroom;
 
   constructor(
     private readonly deps: {
@@ -43,6 +45,8 @@ export class RealtimeService implements RealtimeSessionRegistry {
     },
   ) {
     this.#metrics = new RealtimeMetrics(deps.metrics, () => this.#sessions.size);
+    this.#headroom = new RecognizerHeadroom(deps.recognizer, deps.config.recognizerMaxLoadPercent / 100);
+    this.#headroom.start();
   }
 
   holds(id: string, except?: RealtimeSession): boolean {
@@ -67,7 +71,7 @@ export class RealtimeService implements RealtimeSessionRegistry {
   ): void {
     const refusal = this.#refusal(principal);
     if (refusal !== null) {
-      this.#metrics.refused(refusal.code);
+      this.#metrics.refused(refusal.cap);
       const event: RealtimeServerEvent = {
         type: 'error',
         code: refusal.code,
@@ -105,7 +109,7 @@ export class RealtimeService implements RealtimeSessionRegistry {
    */
   #refusal(principal: Principal): {
     code: 'at_capacity' | 'tenant_at_capacity';
-    cap: 'instance' | 'project' | 'key';
+    cap: RefusedCap;
     limit: number;
     message: string;
   } | null {
@@ -142,7 +146,25 @@ export class RealtimeService implements RealtimeSessionRegistry {
         message: `This project environment has ${maxSessionsPerProject} realtime sessions open on this instance, its limit; end one or retry shortly.`,
       };
     }
-    return null;
+    return this.#recognizerRefusal();
+  }
+
+  #recognizerRefusal(): { code: 'at_capacity'; cap: 'recognizer'; limit: number; message: string } | null {
+    const refusal = this.#headroom.refusal(this.#sessions.size);
+    if (refusal === null) return null;
+    return refusal.reason === 'behind'
+      ? {
+          code: 'at_capacity',
+          cap: 'recognizer',
+          limit: 0,
+          message: `This instance's speech recognizer is ${Math.round(refusal.behindSeconds)} s behind real time; retry shortly or on another instance.`,
+        }
+      : {
+          code: 'at_capacity',
+          cap: 'recognizer',
+          limit: refusal.capacity,
+          message: `This instance's speech recognizer transcribes ${refusal.capacity} live streams at once; retry shortly or on another instance.`,
+        };
   }
 
   /** Open sessions (sockets accepted and not yet closed), for diagnostics and tests. */
@@ -169,6 +191,7 @@ export class RealtimeService implements RealtimeSessionRegistry {
 
   /** Every session gets `ended` (server_shutdown) and close 1001. */
   shutdown(): void {
+    this.#headroom.stop();
     for (const session of this.#sessions) session.shutdown();
   }
 

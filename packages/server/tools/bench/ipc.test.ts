@@ -8,10 +8,11 @@ describe('the recognizer settings a bench run takes from its environment', () =>
       recognizerEnvironment({
         ASR_SECOND_PASS: 'true',
         ASR_VOCABULARY: 'stock',
+        REALTIME_RECOGNIZER_MAX_LOAD_PERCENT: '0',
         DATABASE_URL: 'postgres://x',
         PATH: '/bin',
       }),
-    ).toEqual({ ASR_SECOND_PASS: 'true', ASR_VOCABULARY: 'stock' });
+    ).toEqual({ ASR_SECOND_PASS: 'true', ASR_VOCABULARY: 'stock', REALTIME_RECOGNIZER_MAX_LOAD_PERCENT: '0' });
     expect(recognizerEnvironment({})).toEqual({});
   });
 });

@@ -52,11 +52,12 @@ export function isRunnerMessage(value: unknown): value is RunnerMessage {
 }
 
 /**
- * The recognizer settings the bench's caller may set (`ASR_SECOND_PASS=true npm run bench`): the
+ * The recognizer settings the bench's caller may set (`ASR_SECOND_PASS=true npm run bench`, or
+ * `REALTIME_RECOGNIZER_MAX_LOAD_PERCENT=0` to admit streams past the recognizer's capacity): the
  * target passes them to its config, and the runner prints what they amount to.
  */
 export function recognizerEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
-  const names = new Set(['ASR_SECOND_PASS', 'ASR_VOCABULARY']);
+  const names = new Set(['ASR_SECOND_PASS', 'ASR_VOCABULARY', 'REALTIME_RECOGNIZER_MAX_LOAD_PERCENT']);
   return Object.fromEntries(
     Object.entries(env).filter((entry): entry is [string, string] => names.has(entry[0]) && entry[1] !== undefined),
   );

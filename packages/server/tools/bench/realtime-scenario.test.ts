@@ -122,14 +122,20 @@ describe("a realtime level's decoding cost", () => {
 });
 
 describe("a realtime level's session starts", () => {
-  it('reports the median and slowest wait for started, and the sessions that never started', () => {
-    expect(sessionStarts([30.4, 2_900, 250, 14_180.6])).toBe(
+  it('reports the median and slowest wait for started, the sessions refused for capacity, and those that never started', () => {
+    const started = (startMs: number) => ({ startMs, refused: false });
+    const unstarted = { startMs: null, refused: false };
+    const refused = { startMs: null, refused: true };
+    expect(sessionStarts([30.4, 2_900, 250, 14_180.6].map(started))).toBe(
       'session start → started: median 250 ms, slowest 14181 ms',
     );
-    expect(sessionStarts([120, null, 80])).toBe(
+    expect(sessionStarts([started(120), unstarted, started(80)])).toBe(
       'session start → started: median 80 ms, slowest 120 ms; 1 of 3 never started',
     );
-    expect(sessionStarts([null])).toBe('session start → started: none started; 1 of 1 never started');
+    expect(sessionStarts([started(120), refused, refused, unstarted])).toBe(
+      'session start → started: median 120 ms, slowest 120 ms; 2 of 4 refused at_capacity; 1 of 4 never started',
+    );
+    expect(sessionStarts([unstarted])).toBe('session start → started: none started; 1 of 1 never started');
   });
 });
 

@@ -40,6 +40,8 @@ interface StreamResult extends StreamLatencies {
   laterLatenciesMs: number[];
   /** From sending `start` to `started`: how long a new session waited for its decoder. */
   startMs: number | null;
+  /** Turned away with `at_capacity` before it started: the instance had no room for another stream. */
+  refused: boolean;
   problems: string[];
 }
 
@@ -58,6 +60,7 @@ async function runStream(
     firstLatencyMs: null,
     laterLatenciesMs: [],
     startMs: null,
+    refused: false,
     problems: [],
   };
   let startSentAt = 0;
@@ -106,6 +109,9 @@ async function runStream(
         const latencyMs = performance.now() - spokenAt;
         if (result.finals === 1) result.firstLatencyMs = latencyMs;
         else result.laterLatenciesMs.push(latencyMs);
+      } else if (event.type === 'error' && event.code === 'at_capacity' && result.startMs === null) {
+        // Admission at work, not a failure: the level reports how many streams were admitted.
+        result.refused = true;
       } else if (event.type === 'error') {
         result.problems.push(`error event ${event.code ?? ''}`);
       } else if (event.type === 'ended') {
@@ -244,7 +250,7 @@ export function realtimeScenario(streams: number, phase: StreamPhase, baseline?:
             : [recognizerLoad(cpuAtEnd - cpuAtStart, audioMs / 1000, seconds, targets.recognizerPids.length)]),
           ...(memoryDetail === null ? [] : [memoryDetail]),
           firstFinalsApart(results),
-          sessionStarts(results.map((result) => result.startMs)),
+          sessionStarts(results),
         ].join('; '),
       };
     },
@@ -346,10 +352,13 @@ function recognizerCpuSeconds(pids: readonly number[]): number | null {
  * How long the sessions waited from `start` to `started` (each one's decoder loads then, one after
  * another per worker): the median and the slowest, and how many never started.
  */
-export function sessionStarts(startsMs: readonly (number | null)[]): string {
-  const started = startsMs.filter((ms): ms is number => ms !== null).sort((a, b) => a - b);
-  const never = startsMs.length - started.length;
-  const unstarted = never === 0 ? '' : `; ${never} of ${startsMs.length} never started`;
+export function sessionStarts(sessions: readonly Pick<StreamResult, 'startMs' | 'refused'>[]): string {
+  const started = sessions.flatMap(({ startMs }) => (startMs === null ? [] : [startMs])).sort((a, b) => a - b);
+  const refused = sessions.filter((session) => session.refused).length;
+  const never = sessions.length - started.length - refused;
+  const unstarted =
+    (refused === 0 ? '' : `; ${refused} of ${sessions.length} refused at_capacity`) +
+    (never === 0 ? '' : `; ${never} of ${sessions.length} never started`);
   if (started.length === 0) return `session start → started: none started${unstarted}`;
   const median = started[Math.floor((started.length - 1) / 2)] ?? 0;
   const slowest = started[started.length - 1] ?? 0;

@@ -109,8 +109,11 @@ async function main(): Promise<number> {
     `  Load:   autocannon, ${settings.connections} connections, pipelining ${settings.pipelining}, ` +
       `${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s measured per scenario, loopback`,
   );
-  const asr = loadConfig(recognizerEnvironment(process.env)).asr;
-  out(`  ASR:    PocketSphinx, ${asr.vocabulary} vocabulary, second pass ${asr.secondPass ? 'on' : 'off'}`);
+  const { asr, realtime } = loadConfig(recognizerEnvironment(process.env));
+  out(
+    `  ASR:    PocketSphinx, ${asr.vocabulary} vocabulary, second pass ${asr.secondPass ? 'on' : 'off'}, ` +
+      `streams admitted up to ${realtime.recognizerMaxLoadPercent}% of the workers' cores`,
+  );
   out("  Logs:   the default (LOG_LEVEL=info), JSON lines on the service's stdout, a file");
   const idle = await idleShare();
   out(`  Idle:   ${(idle * 100).toFixed(0)}% of CPU time idle in the second before the run`);

@@ -113,6 +113,7 @@ export class WorkerPool {
       let pending = 0;
       for (const stream of state?.streams.values() ?? []) pending += stream.pendingSamples;
       return {
+        streams: state?.streams.size ?? 0,
         backlogSeconds: pending / SAMPLE_RATE,
         decodedSeconds: (carried.decodedSamples + (state?.usage.decodedSamples ?? 0)) / SAMPLE_RATE,
         cpuSeconds: (carried.cpuMicros + (state?.usage.cpuMicros ?? 0)) / 1e6,
