@@ -158,6 +158,7 @@ export function publicArea(app: FastifyInstance, { config, deps, services }: Are
         if (!status.available) throw new Error(status.reason);
       },
     },
+    realtimeRoom: () => services.realtime.hasRoom(),
     apiDocument: () => apiDocument(config),
   });
   jwksRoutes(open, services.signer);

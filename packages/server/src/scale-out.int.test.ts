@@ -1,11 +1,14 @@
 import { request as httpRequest } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 
+import { REALTIME_WS_PATH } from '@chartwright/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 
 import { Chartwright, ManagementClient, type RealtimeSession } from '@chartwright/client';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from '@chartwright/testing/databases.js';
 import { missingHaproxy } from '@chartwright/testing/haproxy.js';
+import { open } from '@chartwright/testing/realtime-client.js';
 import { startCluster, type Cluster, type ClusterInstance } from '@chartwright/testing/scale-out-cluster.js';
 import {
   missingSpeechTools,
@@ -30,6 +33,8 @@ const missing = [
 
 /** The per-project REST limit every instance is given: low, so a test reaches it. */
 const RATE_LIMIT = 60;
+/** Realtime sockets each instance serves at once. */
+const MAX_SESSIONS = 3;
 
 const PCM16 = { encoding: 'pcm_s16le', sampleRate: 16_000 } as const;
 const SENTENCES = [
@@ -100,6 +105,8 @@ describe.skipIf(missing.length > 0)('three instances behind HAProxy', () => {
       REALTIME_RECOGNIZER_WORKERS: '1',
       NOTES_WORKERS: '1',
       API_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
+      // Few, so a case fills an instance: three sockets per instance at most in any other case.
+      REALTIME_MAX_SESSIONS: String(MAX_SESSIONS),
     });
     management = new ManagementClient({ adminToken: await cluster.adminToken(), baseUrl: cluster.proxy.url });
   }, 120_000);
@@ -161,6 +168,34 @@ describe.skipIf(missing.length > 0)('three instances behind HAProxy', () => {
     const texts = seen.map(({ finals }) => finals.map(({ text }) => text));
     expect(texts[0]).toEqual(texts.find((_, i) => i > 0 && seen[i]?.reconnected === 0));
   }, 120_000);
+
+  it('sends new realtime sockets past an instance with no room for them: none is refused', async () => {
+    const { key } = await newProject('full instance');
+    const wsUrl = (base: string) => `${base.replace(/^http/, 'ws')}${REALTIME_WS_PATH}`;
+    const full = instance(0);
+    // The first instance filled straight, past the proxy, whose fewest-connections count sees none of it.
+    const direct = [];
+    for (let i = 0; i < MAX_SESSIONS; i++) direct.push(await open(wsUrl(full.url), { bearer: key }));
+    await cluster.proxy.waitForServers({ [full.name]: 'DOWN' }, 'chartwright_realtime');
+    // Out of the realtime backend only: it still serves the REST API.
+    expect((await cluster.proxy.servers())[full.name]).toBe('UP');
+
+    // As many new sessions through the proxy as the other two instances hold. Counted by connections
+    // alone, the full instance (none through the proxy) would be the first chosen, and refuse.
+    const proxied = [];
+    for (let i = 0; i < 2 * MAX_SESSIONS; i++) {
+      const client = await open(wsUrl(cluster.proxy.url), { bearer: key });
+      proxied.push(client);
+      client.send({ type: 'start', audio: PCM16 });
+      await client.next('started', 30_000);
+    }
+    expect(proxied.flatMap((client) => client.of('error'))).toEqual([]);
+    // The sockets it held carry on.
+    for (const client of direct) expect(client.socket.readyState).toBe(WebSocket.OPEN);
+
+    for (const client of [...direct, ...proxied]) client.socket.close();
+    await cluster.proxy.waitForServers({ [full.name]: 'UP' }, 'chartwright_realtime');
+  }, 90_000);
 
   it('honours a key rotated through one instance, and one revoked through another, on every instance at once', async () => {
     const { projectId, keyId, key } = await newProject('rotation');

@@ -27,13 +27,16 @@ export function missingHaproxy(): string[] {
 /** A server's state on HAProxy's status page: `UP`, `DOWN`, or a transition such as `DOWN 1/2`. */
 export type ServerStates = Record<string, string>;
 
+/** The configuration's backends: the REST API and pages, and the realtime WebSockets. */
+export type Backend = 'chartwright' | 'chartwright_realtime';
+
 export interface Haproxy {
   /** `http://127.0.0.1:<port>`: where clients connect. */
   url: string;
-  /** The state of each server of the `chartwright` backend, from the status page. */
-  servers(): Promise<ServerStates>;
-  /** Waits until every named server has the given state (checks run each second). */
-  waitForServers(expected: ServerStates): Promise<void>;
+  /** The state of each server of a backend (`chartwright`, or `chartwright_realtime`), from the status page. */
+  servers(backend?: Backend): Promise<ServerStates>;
+  /** Waits until every named server of the backend has the given state (checks run each second). */
+  waitForServers(expected: ServerStates, backend?: Backend): Promise<void>;
   /** What HAProxy wrote: its log lines and any alert. */
   output(): string;
   close(): Promise<void>;
@@ -85,20 +88,20 @@ export async function startHaproxy(instances: readonly string[]): Promise<Haprox
     throw error;
   }
 
-  const servers = async (): Promise<ServerStates> => {
+  const servers = async (backend: Backend = 'chartwright'): Promise<ServerStates> => {
     const rows = parseCsv(await (await fetch(`${statsUrl};csv`)).text());
     return Object.fromEntries(
       rows
-        .filter((row) => row['pxname'] === 'chartwright' && !['FRONTEND', 'BACKEND'].includes(row['svname'] ?? ''))
+        .filter((row) => row['pxname'] === backend && !['FRONTEND', 'BACKEND'].includes(row['svname'] ?? ''))
         .map((row) => [row['svname'] ?? '', row['status'] ?? '']),
     );
   };
-  const waitForServers = async (expected: ServerStates): Promise<void> => {
+  const waitForServers = async (expected: ServerStates, backend: Backend = 'chartwright'): Promise<void> => {
     let seen: ServerStates = {};
     await waitFor(
-      () => `haproxy's servers to be ${JSON.stringify(expected)}, not ${JSON.stringify(seen)}`,
+      () => `haproxy's ${backend} servers to be ${JSON.stringify(expected)}, not ${JSON.stringify(seen)}`,
       async () => {
-        seen = await servers();
+        seen = await servers(backend);
         return Object.entries(expected).every(([name, state]) => seen[name] === state) || undefined;
       },
     );

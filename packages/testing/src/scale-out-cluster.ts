@@ -128,7 +128,11 @@ export async function startCluster(env: Record<string, string>): Promise<Cluster
     instances[index] = { name: `instance${index + 1}`, url, process: service };
     await waitForReady(url, service);
   };
-  const allUp = () => proxy.waitForServers(Object.fromEntries(instances.map(({ name }) => [name, 'UP'])));
+  const allUp = async () => {
+    const up = Object.fromEntries(instances.map(({ name }) => [name, 'UP']));
+    await proxy.waitForServers(up);
+    await proxy.waitForServers(up, 'chartwright_realtime');
+  };
   try {
     await Promise.all(ports.map((_, index) => launch(index)));
     await allUp();

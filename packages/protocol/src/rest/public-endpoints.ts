@@ -150,4 +150,29 @@ export const PUBLIC_ENDPOINTS = [
       },
     ],
   },
+  {
+    method: 'GET',
+    path: '/readyz/realtime',
+    operationId: 'realtimeReadiness',
+    summary: 'Readiness for new realtime sessions: ready, a recognizer, and room for one more stream',
+    tag: 'Operations',
+    auth: 'none',
+    success: {
+      status: 200,
+      description:
+        'Ready for a new realtime session: for a load balancer’s realtime backend. Answers 503 while the instance ' +
+        'is not ready (as `/readyz`), has no working recognizer, or would refuse a new socket with `at_capacity` ' +
+        '(its session cap reached, or its recognizer’s measured capacity); sessions already open carry on.',
+      schema: healthSchema,
+    },
+    errors: ['service_unavailable'],
+    otherResponses: [
+      {
+        status: 503,
+        description:
+          'Or the report of an instance that would refuse a new session, naming the failing check (`capacity` when it is full).',
+        body: { schema: healthSchema },
+      },
+    ],
+  },
 ] as const satisfies readonly EndpointSpec[];

@@ -108,6 +108,7 @@ export const AUDITED_OPERATIONS: Readonly<Record<EndpointId, AuditedOperation | 
   openApiDocument: 'no_phi',
   liveness: 'no_phi',
   readiness: 'no_phi',
+  realtimeReadiness: 'no_phi',
   createWidgetToken: 'no_phi',
   getWidgetSession: 'no_phi',
   updateWidgetProfile: 'no_phi',

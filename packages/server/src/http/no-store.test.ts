@@ -20,7 +20,15 @@ import {
 } from '@chartwright/testing/widget-encounters.js';
 
 /** Routes whose answers hold no patient data and no credential: public keys, the app, health, templates. */
-const WITHOUT_PHI = new Set(['listTemplates', 'widgetJwks', 'widgetAsset', 'openApiDocument', 'liveness', 'readiness']);
+const WITHOUT_PHI = new Set([
+  'listTemplates',
+  'widgetJwks',
+  'widgetAsset',
+  'openApiDocument',
+  'liveness',
+  'readiness',
+  'realtimeReadiness',
+]);
 
 describe('Cache-Control: no-store on every response that carries patient data or a credential', () => {
   let h: Harness;

@@ -430,6 +430,8 @@ describe('the OpenAPI document, as the service answers', () => {
     await contract.call('GET', '/api/v1/openapi.json', 200);
     await contract.call('GET', '/healthz', 200);
     await contract.call('GET', '/readyz', 200);
+    // This service runs without a recognizer: no new realtime session would be served.
+    await contract.call('GET', '/readyz/realtime', 503);
     await contract.call('POST', '/api/v1/console/sso/start', 415, { raw: ['text/plain', 'x'], wrong: true });
     expect(contract.problems).toEqual([]);
   });

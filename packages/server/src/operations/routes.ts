@@ -1,7 +1,10 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
 import { shuttingDown } from '../http/draining.js';
 import { route, type Area } from '../http/route.js';
 
 export type ReadinessCheck = () => Promise<void>;
+type CheckState = 'ok' | 'unavailable';
 
 export interface OperationsOptions {
   /** True once the instance is leaving its load balancer (SIGTERM): not ready, whatever the checks say. */
@@ -13,6 +16,8 @@ export interface OperationsOptions {
    * REST API still works, so an instance lacking one must keep its REST traffic.
    */
   featureChecks: Readonly<Record<string, ReadinessCheck>>;
+  /** Whether a new realtime socket would be admitted (the instance's cap and its recognizer's room). */
+  realtimeRoom: () => boolean;
   /** The OpenAPI document to serve (operations/api-document.ts). */
   apiDocument: () => Record<string, unknown>;
 }
@@ -21,24 +26,44 @@ export interface OperationsOptions {
 export function operationsRoutes(open: Area<'none', null>, options: OperationsOptions): void {
   route(open, 'liveness', () => ({ status: 'ok' }));
 
+  const run = (request: FastifyRequest, checks: Readonly<Record<string, ReadinessCheck>>) =>
+    Promise.all(
+      Object.entries(checks).map(async ([name, check]) => {
+        try {
+          await check();
+          return [name, 'ok'] as const;
+        } catch (error) {
+          request.log.warn({ err: error, check: name }, 'readiness check failed');
+          return [name, 'unavailable'] as const;
+        }
+      }),
+    );
+  const report = (reply: FastifyReply, checks: readonly (readonly [string, CheckState])[], decisive: number) => {
+    const ready = checks.slice(0, decisive).every(([, state]) => state === 'ok');
+    reply.code(ready ? 200 : 503).header('cache-control', 'no-store');
+    return { status: ready ? 'ok' : 'unavailable', checks: Object.fromEntries(checks) } as const;
+  };
+
   route(open, 'readiness', async ({ request, reply }) => {
     if (options.leaving()) throw shuttingDown();
-    const run = (checks: Readonly<Record<string, ReadinessCheck>>) =>
-      Promise.all(
-        Object.entries(checks).map(async ([name, check]) => {
-          try {
-            await check();
-            return [name, 'ok'] as const;
-          } catch (error) {
-            request.log.warn({ err: error, check: name }, 'readiness check failed');
-            return [name, 'unavailable'] as const;
-          }
-        }),
-      );
-    const [required, features] = await Promise.all([run(options.readinessChecks), run(options.featureChecks)]);
-    const ready = required.every(([, state]) => state === 'ok');
-    reply.code(ready ? 200 : 503).header('cache-control', 'no-store');
-    return { status: ready ? 'ok' : 'unavailable', checks: Object.fromEntries([...required, ...features]) };
+    const [required, features] = await Promise.all([
+      run(request, options.readinessChecks),
+      run(request, options.featureChecks),
+    ]);
+    return report(reply, [...required, ...features], required.length);
+  });
+
+  // Every check decides here: a load balancer's realtime backend sends new sockets only where they
+  // would be served, and the sockets it already holds carry on wherever they are.
+  route(open, 'realtimeReadiness', async ({ request, reply }) => {
+    if (options.leaving()) throw shuttingDown();
+    const [required, features] = await Promise.all([
+      run(request, options.readinessChecks),
+      run(request, options.featureChecks),
+    ]);
+    const capacity = [['capacity', options.realtimeRoom() ? 'ok' : 'unavailable'] as const];
+    const checks = [...required, ...features, ...capacity];
+    return report(reply, checks, checks.length);
   });
 
   // Built on first request, then kept: it depends only on the schemas and the configured addresses,

@@ -167,6 +167,11 @@ export class RealtimeService implements RealtimeSessionRegistry {
         };
   }
 
+  /** Whether a new socket would be admitted as far as the instance goes (its tenants' shares apart). */
+  hasRoom(): boolean {
+    return this.#sessions.size < this.deps.config.maxSessions && this.#recognizerRefusal() === null;
+  }
+
   /** Open sessions (sockets accepted and not yet closed), for diagnostics and tests. */
   sessions(): RealtimeSessionInfo[] {
     return [...this.#sessions].map((session) => ({
