@@ -1,3 +1,5 @@
+import { RealtimeError } from '@chartwright/client';
+
 import { WidgetApiError } from '../api/widget-api-error.js';
 import type { WidgetStore } from './context.js';
 import type { Busy } from './widget-state.js';
@@ -11,6 +13,24 @@ export function describe(error: unknown): string {
       : error.message;
   }
   return 'Something went wrong. Try again.';
+}
+
+/**
+ * Why a recording did not start, for the clinician: a realtime session that could not open says so
+ * in words about transcription rather than as a generic failure. The client library retries a
+ * refusal for capacity before giving up, so when it reaches here the service has been full for a while.
+ */
+export function describeRecordingStart(error: unknown): string {
+  if (!(error instanceof RealtimeError)) return describe(error);
+  // After its retries the client reports connection_failed, with the service's last refusal as its cause.
+  const refusal = error.cause instanceof RealtimeError ? error.cause : error;
+  if (refusal.code === 'at_capacity' || refusal.code === 'tenant_at_capacity') {
+    return 'Transcription is at capacity right now, so the recording did not start. Try again in a minute.';
+  }
+  if (refusal.code === 'recognizer_unavailable') {
+    return 'Transcription is not available on this service right now, so the recording did not start.';
+  }
+  return 'The recording did not start: the transcription service could not be reached. Check the connection and try again.';
 }
 
 /**

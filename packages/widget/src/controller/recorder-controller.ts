@@ -8,7 +8,7 @@ import type { ConsentMethod } from '@chartwright/protocol';
 
 import { WidgetApiError } from '../api/widget-api-error.js';
 import type { ControllerContext } from './context.js';
-import { describe, whileBusy } from './notices.js';
+import { describeRecordingStart, whileBusy } from './notices.js';
 import { Recording, type RecordingHandlers } from './recording.js';
 import { activeEncounterOf, canRecord, transcriptLineOf, workspaceOf } from './widget-state.js';
 
@@ -141,7 +141,7 @@ export class RecorderController {
       store.dispatch({ type: 'consent_required' });
       return;
     }
-    store.dispatch({ type: 'failed', message: describe(error) });
+    store.dispatch({ type: 'failed', message: describeRecordingStart(error) });
   }
 
   private async recordingFailed(error: ChartwrightError): Promise<void> {
