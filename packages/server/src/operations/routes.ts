@@ -4,7 +4,8 @@ import { shuttingDown } from '../http/draining.js';
 import { route, type Area } from '../http/route.js';
 
 export type ReadinessCheck = () => Promise<void>;
-type CheckState = 'ok' | 'unavailable';
+/** A check's name and how it went. */
+type Check = readonly [string, 'ok' | 'unavailable'];
 
 export interface OperationsOptions {
   /** True once the instance is leaving its load balancer (SIGTERM): not ready, whatever the checks say. */
@@ -38,10 +39,11 @@ export function operationsRoutes(open: Area<'none', null>, options: OperationsOp
         }
       }),
     );
-  const report = (reply: FastifyReply, checks: readonly (readonly [string, CheckState])[], decisive: number) => {
-    const ready = checks.slice(0, decisive).every(([, state]) => state === 'ok');
+  /** The checks `deciding` make the answer 200 or 503; the `reported` ones are listed beside them. */
+  const report = (reply: FastifyReply, deciding: readonly Check[], reported: readonly Check[] = []) => {
+    const ready = deciding.every(([, state]) => state === 'ok');
     reply.code(ready ? 200 : 503).header('cache-control', 'no-store');
-    return { status: ready ? 'ok' : 'unavailable', checks: Object.fromEntries(checks) } as const;
+    return { status: ready ? 'ok' : 'unavailable', checks: Object.fromEntries([...deciding, ...reported]) } as const;
   };
 
   route(open, 'readiness', async ({ request, reply }) => {
@@ -50,7 +52,7 @@ export function operationsRoutes(open: Area<'none', null>, options: OperationsOp
       run(request, options.readinessChecks),
       run(request, options.featureChecks),
     ]);
-    return report(reply, [...required, ...features], required.length);
+    return report(reply, required, features);
   });
 
   // Every check decides here: a load balancer's realtime backend sends new sockets only where they
@@ -61,9 +63,8 @@ export function operationsRoutes(open: Area<'none', null>, options: OperationsOp
       run(request, options.readinessChecks),
       run(request, options.featureChecks),
     ]);
-    const capacity = [['capacity', options.realtimeRoom() ? 'ok' : 'unavailable'] as const];
-    const checks = [...required, ...features, ...capacity];
-    return report(reply, checks, checks.length);
+    const capacity: Check = ['capacity', options.realtimeRoom() ? 'ok' : 'unavailable'];
+    return report(reply, [...required, ...features, capacity]);
   });
 
   // Built on first request, then kept: it depends only on the schemas and the configured addresses,

@@ -169,7 +169,7 @@ export class RealtimeService implements RealtimeSessionRegistry {
 
   /** Whether a new socket would be admitted as far as the instance goes (its tenants' shares apart). */
   hasRoom(): boolean {
-    return this.#sessions.size < this.deps.config.maxSessions && this.#recognizerRefusal() === null;
+    return this.#sessions.size < this.deps.config.maxSessions && this.#headroom.refusal(this.#sessions.size) === null;
   }
 
   /** Open sessions (sockets accepted and not yet closed), for diagnostics and tests. */
