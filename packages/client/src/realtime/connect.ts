@@ -40,6 +40,9 @@ function check(options: RealtimeConnectOptions): void {
   if (options.maxReconnectAttempts !== undefined && !isCount(options.maxReconnectAttempts)) {
     throw invalid('maxReconnectAttempts', 'must be a whole number, 0 or more.');
   }
+  if (options.onRetrying !== undefined && typeof options.onRetrying !== 'function') {
+    throw invalid('onRetrying', 'must be a function.');
+  }
 }
 
 /**
@@ -66,6 +69,7 @@ export async function connectRealtime(
     maxBufferedAudioMs: options.maxBufferedAudioMs ?? REALTIME_DEFAULTS.maxBufferedAudioMs,
     maxReconnectAttempts: options.maxReconnectAttempts ?? REALTIME_DEFAULTS.maxReconnectAttempts,
   });
+  if (options.onRetrying !== undefined) session.on('retrying', options.onRetrying);
   await session.open();
   return session;
 }

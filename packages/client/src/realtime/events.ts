@@ -1,5 +1,6 @@
 import type { RealtimeServerEvent } from '@chartwright/protocol';
 
+import type { ChartwrightError } from '../errors.js';
 import type { RealtimeError } from './errors.js';
 
 type ServerEventMap = { [E in RealtimeServerEvent as E['type']]: E };
@@ -28,6 +29,21 @@ export interface RealtimeReconnectingEvent {
   delayMs: number;
 }
 
+/**
+ * The session's first connection failed and is tried again: what an application shows while a
+ * start waits (a service at capacity refuses for a while before it has room).
+ */
+export interface RealtimeRetryingEvent {
+  /** The attempt about to be made: 2 for the first retry. */
+  attempt: number;
+  /** Attempts in all before `open()` gives up (`maxReconnectAttempts` + 1). */
+  of: number;
+  /** How long the session waits before this attempt. */
+  delayMs: number;
+  /** Why the last attempt failed (`at_capacity`, `recognizer_unavailable`, `service_unavailable`…). */
+  error: ChartwrightError;
+}
+
 export interface RealtimeReconnectedEvent {
   reason: RealtimeReconnectReason;
   /** Attempts it took. */
@@ -48,13 +64,15 @@ export interface RealtimeCloseEvent {
 /**
  * The session's events: the service's events by `type` (`started` and `ended` once per session,
  * however often it reconnects; every `final` once, in order), with `error` as a `RealtimeError`,
- * plus the client's own `close`, `reconnecting` and `reconnected`.
+ * plus the client's own `close`, `retrying`, `reconnecting` and `reconnected`.
  */
 export type RealtimeSessionEvents = Omit<ServerEventMap, 'error'> & {
   /** A problem the session carries on after (`fatal: false`), or the one that ended it (`fatal: true`). */
   error: RealtimeError;
   /** The session is over: after `stop()`, `close()`, or a fatal error. Emitted once. */
   close: RealtimeCloseEvent;
+  /** Before the session starts, so `connect()` passes it to its `onRetrying` option. */
+  retrying: RealtimeRetryingEvent;
   reconnecting: RealtimeReconnectingEvent;
   reconnected: RealtimeReconnectedEvent;
 };

@@ -9,6 +9,7 @@ export type {
   RealtimeReconnectedEvent,
   RealtimeReconnectingEvent,
   RealtimeReconnectReason,
+  RealtimeRetryingEvent,
   RealtimeSessionEvents,
   RealtimeStartedEvent,
   RealtimeWarningEvent,

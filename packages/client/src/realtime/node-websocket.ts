@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 
 import type { WebSocketLike } from '../core/context.js';
+import { holdEvents } from './held-socket.js';
 import type { SocketRefusal } from './socket-refusal.js';
 
 /**
@@ -19,7 +20,7 @@ export async function openNodeWebSocket(
   return new Promise((resolve) => {
     const opened = () => {
       socket.off('error', failed);
-      resolve(socket);
+      resolve(holdEvents(socket));
     };
     const failed = (error: Error) => {
       socket.off('open', opened);

@@ -1,4 +1,5 @@
 import type { AudioEncoding } from '@chartwright/protocol';
+import type { RealtimeRetryingEvent } from './events.js';
 
 /** What a token callback returns: `realtime.tokens.create()`'s result fits as it is. */
 export interface RealtimeTokenGrant {
@@ -46,6 +47,12 @@ export interface RealtimeConnectOptions {
   maxReconnectAttempts?: number;
   /** The realtime WebSocket's address. Default: the client's `baseUrl` with `ws(s)://…/api/v1/realtime`. */
   url?: string;
+  /**
+   * Called each time the first connection failed and is tried again after a backoff, before
+   * `connect()` resolves: a service at capacity (`at_capacity`) refuses until a stream ends, so a
+   * start can wait a minute or more, and an application says so rather than only "starting".
+   */
+  onRetrying?: (event: RealtimeRetryingEvent) => void;
 }
 
 export const REALTIME_DEFAULTS = Object.freeze({

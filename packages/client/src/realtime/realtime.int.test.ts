@@ -15,7 +15,7 @@ import {
   streamInto,
 } from '@chartwright/testing/speech.js';
 import { RealtimeBufferOverflowError, RealtimeError } from './errors.js';
-import type { RealtimeFinalEvent, RealtimeReconnectedEvent } from './events.js';
+import type { RealtimeFinalEvent, RealtimeReconnectedEvent, RealtimeRetryingEvent } from './events.js';
 import type { RealtimeTokenGrant } from './options.js';
 import type { RealtimeSession } from './session.js';
 
@@ -61,7 +61,7 @@ describe.skipIf(missing.length > 0)('realtime client against the service', () =>
   const sessions: RealtimeSession[] = [];
 
   /** A fresh service whose clock reads the real time, so token expiries mean what they say. */
-  async function start(realtime: { credentialCheckSeconds?: number } = {}): Promise<TestServer> {
+  async function start(realtime: { credentialCheckSeconds?: number; maxSessions?: number } = {}): Promise<TestServer> {
     const { testConfig } = await import('@chartwright/server/internal/config/config.js');
     server = await startTestServer({
       recognizer,
@@ -227,6 +227,27 @@ describe.skipIf(missing.length > 0)('realtime client against the service', () =>
     expect(textOf(seen.finals)).toBe('go forward ten meters');
     expect(ended.segments).toBe(1);
   }, 60_000);
+
+  it('tells onRetrying each time a start is refused for capacity, and opens once a place is free', async () => {
+    await start({ maxSessions: 1 });
+    const first = await client().realtime.connect(PCM16);
+    const retries: RealtimeRetryingEvent[] = [];
+    const second = client()
+      .realtime.connect({ ...PCM16, maxReconnectAttempts: 3, onRetrying: (event) => retries.push(event) })
+      .then(track);
+    await until(() => retries.length === 2);
+    first.close();
+    const opened = await second;
+
+    // The place is freed while the third attempt waits; a slow machine may refuse that one too.
+    expect(retries.slice(0, 2).map(({ attempt, of, error }) => ({ attempt, of, code: error.code }))).toEqual([
+      { attempt: 2, of: 4, code: 'at_capacity' },
+      { attempt: 3, of: 4, code: 'at_capacity' },
+    ]);
+    expect(retries.every(({ error }) => error.code === 'at_capacity')).toBe(true);
+    expect(retries.every(({ delayMs }) => delayMs > 0)).toBe(true);
+    expect(opened.sessionId).toMatch(/^rts_/);
+  }, 30_000);
 
   it('throws RealtimeBufferOverflowError past maxBufferedAudioMs of unacknowledged audio, and carries on', async () => {
     await start();

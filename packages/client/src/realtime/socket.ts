@@ -1,6 +1,7 @@
 import { REALTIME_AUTH_SUBPROTOCOL_PREFIX, REALTIME_SUBPROTOCOL } from '@chartwright/protocol';
 
 import type { WebSocketConstructor, WebSocketLike } from '../core/context.js';
+import { holdEvents } from './held-socket.js';
 import { isRefusal, type SocketRefusal } from './socket-refusal.js';
 
 /** A socket that neither opens nor fails within this time is given up (and retried). */
@@ -42,7 +43,7 @@ function openWhatwgWebSocket(
     };
     // The browser hides the HTTP answer of a refused upgrade: a refused credential and an
     // unreachable service look the same here.
-    const opened = () => settle(socket);
+    const opened = () => settle(holdEvents(socket));
     const failed = (event: unknown) => settle({ refused: false, cause: event });
     socket.addEventListener('open', opened);
     socket.addEventListener('close', failed);

@@ -81,7 +81,9 @@ function attemptFailed(
   const delayMs = config.backoffMs(number - 1);
   return to(
     waiting,
-    ...(reason === undefined ? [] : [emit('reconnecting', { reason, attempt: number + 1, delayMs })]),
+    reason === undefined
+      ? emit('retrying', { attempt: number + 1, of: limit, delayMs, error })
+      : emit('reconnecting', { reason, attempt: number + 1, delayMs }),
     {
       type: 'log',
       level: 'info',

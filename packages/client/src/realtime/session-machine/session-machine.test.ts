@@ -184,8 +184,12 @@ describe('the client session machine: connecting', () => {
       },
       { type: 'schedule', timer: 'retry', ms: 500 },
     ]);
-    // No `reconnecting` for a first connection.
-    expect(emitted(commands)).toEqual([]);
+    // A first connection has no session to reconnect: it says it retries, and why.
+    expect(emitted(commands)).toEqual(['retrying']);
+    const error = failure.type === 'socket_unreachable' ? { code: 'connection_failed' } : { code: failure.error.code };
+    expect(emittedEvent(commands, 'retrying')).toMatchObject({
+      event: { attempt: 2, of: 3, delayMs: 500, error },
+    });
     const retried = run([{ type: 'timer', timer: 'retry' }], state);
     expect(retried).toMatchObject({
       state: { attempt: { number: 2, step: { name: 'credential' } } },
