@@ -1,8 +1,8 @@
-import { RealtimeError } from '@chartwright/client';
+import { ChartwrightError, RealtimeError } from '@chartwright/client';
 import { describe as suite, expect, it } from 'vitest';
 
 import { WidgetApiError } from '../api/widget-api-error.js';
-import { describeRecordingStart } from './notices.js';
+import { describeRecordingStart, startFailureCause } from './notices.js';
 
 /** As the client library gives up on a start it retried: its own code, the service's refusal as the cause. */
 const afterRetries = (code: string) =>
@@ -33,5 +33,16 @@ suite('what the clinician reads when a recording does not start', () => {
     expect(describeRecordingStart(new WidgetApiError('No encounter with this id.', 'encounter_not_found', 404))).toBe(
       'No encounter with this id.',
     );
+  });
+});
+
+suite('why a start is tried again, for the recorder while it waits', () => {
+  it('reads one attempt’s refusal and the client’s last word alike', () => {
+    expect(startFailureCause(new RealtimeError('Full.', 'at_capacity', true))).toBe('capacity');
+    expect(startFailureCause(new RealtimeError('Share used.', 'tenant_at_capacity', true))).toBe('capacity');
+    expect(startFailureCause(afterRetries('at_capacity'))).toBe('capacity');
+    expect(startFailureCause(new RealtimeError('No recognizer.', 'recognizer_unavailable', true))).toBe('unavailable');
+    expect(startFailureCause(new ChartwrightError('Draining.', 'service_unavailable'))).toBe('unreachable');
+    expect(startFailureCause(new RealtimeError('Closed.', 'connection_failed', false))).toBe('unreachable');
   });
 });

@@ -1,8 +1,8 @@
-import { RealtimeError } from '@chartwright/client';
+import { ChartwrightError, RealtimeError } from '@chartwright/client';
 
 import { WidgetApiError } from '../api/widget-api-error.js';
 import type { WidgetStore } from './context.js';
-import type { Busy } from './widget-state.js';
+import type { Busy, StartRetryCause } from './widget-state.js';
 
 /** What the clinician reads about a failed call; the service's message names the problem without PHI. */
 export function describe(error: unknown): string {
@@ -22,15 +22,24 @@ export function describe(error: unknown): string {
  */
 export function describeRecordingStart(error: unknown): string {
   if (!(error instanceof RealtimeError)) return describe(error);
+  switch (startFailureCause(error)) {
+    case 'capacity':
+      return 'Transcription is at capacity right now, so the recording did not start. Try again in a minute.';
+    case 'unavailable':
+      return 'Transcription is not available on this service right now, so the recording did not start.';
+    case 'unreachable':
+      return 'The recording did not start: the transcription service could not be reached. Check the connection and try again.';
+  }
+}
+
+/** Why a realtime session did not start, from one attempt's failure or from the client's last word. */
+export function startFailureCause(error: unknown): StartRetryCause {
   // After its retries the client reports connection_failed, with the service's last refusal as its cause.
-  const refusal = error.cause instanceof RealtimeError ? error.cause : error;
-  if (refusal.code === 'at_capacity' || refusal.code === 'tenant_at_capacity') {
-    return 'Transcription is at capacity right now, so the recording did not start. Try again in a minute.';
-  }
-  if (refusal.code === 'recognizer_unavailable') {
-    return 'Transcription is not available on this service right now, so the recording did not start.';
-  }
-  return 'The recording did not start: the transcription service could not be reached. Check the connection and try again.';
+  const refusal = error instanceof RealtimeError && error.cause instanceof RealtimeError ? error.cause : error;
+  const code = refusal instanceof ChartwrightError ? refusal.code : '';
+  if (code === 'at_capacity' || code === 'tenant_at_capacity') return 'capacity';
+  if (code === 'recognizer_unavailable') return 'unavailable';
+  return 'unreachable';
 }
 
 /**

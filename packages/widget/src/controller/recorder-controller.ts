@@ -8,7 +8,7 @@ import type { ConsentMethod } from '@chartwright/protocol';
 
 import { WidgetApiError } from '../api/widget-api-error.js';
 import type { ControllerContext } from './context.js';
-import { describeRecordingStart, whileBusy } from './notices.js';
+import { describeRecordingStart, startFailureCause, whileBusy } from './notices.js';
 import { Recording, type RecordingHandlers } from './recording.js';
 import { activeEncounterOf, canRecord, transcriptLineOf, workspaceOf } from './widget-state.js';
 
@@ -99,6 +99,8 @@ export class RecorderController {
         store.dispatch({ type: 'final', line: transcriptLineOf(realtimeSessionId, segment) }),
       level: (level) => store.dispatch({ type: 'level', level }),
       connection: (connection) => store.dispatch({ type: 'connection', connection }),
+      startRetrying: ({ attempt, of, error }) =>
+        store.dispatch({ type: 'recording_start_retrying', retry: { cause: startFailureCause(error), attempt, of } }),
       failed: (error) => void this.recordingFailed(error),
       audioDropped: () => {
         if (store.state.notice !== null) return;

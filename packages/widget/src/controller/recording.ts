@@ -2,6 +2,7 @@ import {
   Chartwright,
   MICROPHONE_AUDIO_FORMAT,
   type ChartwrightError,
+  type RealtimeRetryingEvent,
   type RealtimeSession,
   type RealtimeTokenGrant,
   type TranscriptSegment,
@@ -31,6 +32,8 @@ export interface RecordingHandlers {
   level: (level: number) => void;
   /** The socket was lost (audio is kept meanwhile) or is back. */
   connection: (state: 'online' | 'reconnecting') => void;
+  /** The realtime session's start failed and is tried again (the service at capacity, or unreachable). */
+  startRetrying: (event: RealtimeRetryingEvent) => void;
   /** The realtime session failed for good (the audio until then is stored), or the device went away. */
   failed: (error: ChartwrightError) => void;
   /** Audio was dropped: the socket has been down longer than the audio kept meanwhile. */
@@ -78,6 +81,7 @@ export class Recording {
       token: options.token,
       maxBufferedAudioMs: MAX_BUFFERED_AUDIO_MS,
       maxReconnectAttempts: MAX_RECONNECT_ATTEMPTS,
+      onRetrying: handlers.startRetrying,
     });
     realtimeSession.on('partial', ({ text }) => handlers.partial(text));
     realtimeSession.on('final', ({ segment }) => handlers.final(segment, realtimeSession.sessionId));

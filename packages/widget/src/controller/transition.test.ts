@@ -367,6 +367,28 @@ describe('consent, the microphone and the recording', () => {
       ready({ microphone: 'allowed', recorder: recording({ elapsedMs: 0, level: 0 }) }),
     ],
     [
+      'a start tried again says why and which attempt',
+      ready({ recorder: { ...IDLE_RECORDER, status: 'starting' } }),
+      { type: 'recording_start_retrying', retry: { cause: 'capacity', attempt: 3, of: 17 } },
+      ready({
+        recorder: { ...IDLE_RECORDER, status: 'starting', startRetry: { cause: 'capacity', attempt: 3, of: 17 } },
+      }),
+    ],
+    [
+      'recording once a place was free forgets the retries',
+      ready({
+        recorder: { ...IDLE_RECORDER, status: 'starting', startRetry: { cause: 'capacity', attempt: 3, of: 17 } },
+      }),
+      { type: 'recording_started', at: 1000 },
+      ready({ microphone: 'allowed', recorder: recording({ elapsedMs: 0, level: 0 }) }),
+    ],
+    [
+      'a late retry after the start is over changes nothing',
+      ready({ recorder: recording() }),
+      { type: 'recording_start_retrying', retry: { cause: 'capacity', attempt: 3, of: 17 } },
+      ready({ recorder: recording() }),
+    ],
+    [
       'a recording that could not start',
       ready({ recorder: { ...IDLE_RECORDER, status: 'starting' } }),
       { type: 'recording_not_started' },

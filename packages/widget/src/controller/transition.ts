@@ -16,6 +16,7 @@ import {
   type Busy,
   type MicrophoneState,
   type RecorderState,
+  type StartRetry,
   type TranscriptLine,
   type WidgetState,
   type Workspace,
@@ -53,6 +54,7 @@ export type WidgetEvent =
   | { type: 'microphone'; microphone: MicrophoneState }
   | { type: 'recording_starting' }
   | { type: 'recording_started'; at: number }
+  | { type: 'recording_start_retrying'; retry: StartRetry }
   | { type: 'recording_not_started' }
   | { type: 'recording_paused'; at: number }
   | { type: 'recording_resumed'; at: number }
@@ -245,6 +247,8 @@ const RECORDER_HANDLERS = {
       recorder: { ...IDLE_RECORDER, status: 'recording', runningSince: at },
       microphone: 'allowed',
     })),
+  recording_start_retrying: (state, { retry }) =>
+    inRecorder(state, (recorder) => (recorder.status === 'starting' ? { ...recorder, startRetry: retry } : recorder)),
   recording_not_started: (state) => inRecorder(state, () => IDLE_RECORDER),
   recording_paused: (state, { at }) =>
     inRecorder(state, (recorder) => (recorder.status === 'recording' ? halted(recorder, 'paused', at) : recorder)),

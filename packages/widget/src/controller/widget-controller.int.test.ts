@@ -286,6 +286,43 @@ describe.skipIf(missing.length > 0)('the widget controller recording with Pocket
     await widget.controller.dispose();
   }, 60_000);
 
+  it('shows a start waiting for transcription capacity, then records once a place is free', async () => {
+    const { testConfig } = await import('@chartwright/server/internal/config/config.js');
+    const full = await createHarness({
+      recognizer,
+      config: { realtime: { ...testConfig().realtime, maxSessions: 1 } },
+    });
+    const started: NodeWidget[] = [];
+    try {
+      const url = await full.app.listen({ port: 0, host: '127.0.0.1' });
+      const { partnerKey: key } = await full.createPartner({ origins: ORIGINS });
+      const ready = async (mrn: string, emrUserId: string) => {
+        const { token } = await full.mintWidgetToken(key, { userEmail: `${emrUserId}@clinic.example`, emrUserId });
+        const widget = nodeWidget(full, token, { baseUrl: url, audio: recordedAudio(new Uint8Array(0), silence(200)) });
+        started.push(widget);
+        await widget.controller.start();
+        await widget.controller.receive(patient(mrn, 'Dee Example'));
+        await widget.controller.recordConsent('verbal', '');
+        return widget;
+      };
+      const first = await ready('MRN-D', 'emr-2');
+      await first.controller.startRecording();
+      const second = await ready('MRN-E', 'emr-3');
+      const recorder = () => workspaceOf(second.controller.store.state)?.recorder;
+      const starting = second.controller.startRecording();
+
+      await expect.poll(() => recorder()?.startRetry, { timeout: 20_000 }).toMatchObject({ cause: 'capacity', of: 17 });
+      expect(recorder()?.status).toBe('starting');
+      await first.controller.stopRecording();
+      await starting;
+      expect(recorder()).toMatchObject({ status: 'recording', startRetry: null });
+      await second.controller.stopRecording();
+    } finally {
+      for (const widget of started) await widget.controller.dispose();
+      await full.close();
+    }
+  }, 60_000);
+
   it('says when the connection drops while recording, keeps recording, and loses nothing once it is back, and loses nothing once the connection is back', async () => {
     const { token } = await h.mintWidgetToken(partnerKey, { userEmail: 'dr@clinic.example', emrUserId: 'emr-1' });
     const speech = synthesizeSpeech('i have had a cough and a fever for three days');

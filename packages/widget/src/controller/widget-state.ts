@@ -20,6 +20,18 @@ export interface RecorderState {
   level: number;
   /** `reconnecting`: the socket is lost, audio is kept and sent once it is back. */
   connection: 'online' | 'reconnecting';
+  /** While starting: the last attempt failed and another follows, and why; null otherwise. */
+  startRetry: StartRetry | null;
+}
+
+/** Why a recording is still starting: the service is full, has no recognizer, or cannot be reached. */
+export type StartRetryCause = 'capacity' | 'unavailable' | 'unreachable';
+
+export interface StartRetry {
+  cause: StartRetryCause;
+  /** The attempt about to be made (2 for the first retry) of `of` in all. */
+  attempt: number;
+  of: number;
 }
 
 /**
@@ -142,6 +154,7 @@ export const IDLE_RECORDER: RecorderState = {
   runningSince: null,
   level: 0,
   connection: 'online',
+  startRetry: null,
 };
 
 export const INITIAL_STATE: WidgetState = {

@@ -1,6 +1,6 @@
 import type { RecognizerInfo, WidgetConsent } from '@chartwright/protocol';
 
-import type { RecorderState } from '../controller/widget-state.js';
+import type { RecorderState, StartRetry, StartRetryCause } from '../controller/widget-state.js';
 import { elapsedMs } from '../controller/widget-state.js';
 import { formatElapsed, meterLevel, spokenElapsed } from './format.js';
 import { useTicker } from './hooks.js';
@@ -19,6 +19,21 @@ const STATUS_TEXT: Record<RecorderState['status'], string> = {
   paused: 'Paused',
   stopping: 'Finishing the transcript…',
 };
+
+/** Why the recording is still starting, while the client library tries again. */
+const START_RETRY_TEXT: Record<StartRetryCause, string> = {
+  capacity: 'Transcription is at capacity: waiting for a free place',
+  unavailable: 'Transcription is not available right now: trying again',
+  unreachable: 'The transcription service cannot be reached: trying again',
+};
+
+function StartRetryNotice({ retry }: { retry: StartRetry }) {
+  return (
+    <p class="callout callout-warning" role="status">
+      {START_RETRY_TEXT[retry.cause]} (attempt {retry.attempt} of {retry.of})…
+    </p>
+  );
+}
 
 const CONSENT_METHODS: Record<WidgetConsent['method'], string> = {
   verbal: 'verbal',
@@ -96,6 +111,9 @@ export function RecorderPanel({
         max={1}
         value={recorder.status === 'recording' ? meterLevel(recorder.level) : 0}
       />
+      {recorder.status === 'starting' && recorder.startRetry !== null && (
+        <StartRetryNotice retry={recorder.startRetry} />
+      )}
       {recorder.connection === 'reconnecting' && (
         <p class="callout callout-warning" role="status">
           Connection lost. Recording continues on this device and is sent as soon as the connection is back.
