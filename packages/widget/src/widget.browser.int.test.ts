@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { Chartwright, type RealtimeSession } from '@chartwright/client';
 import type { WidgetToEmrMessage } from '@chartwright/protocol';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +23,8 @@ import { WIDGET_VERSION } from './version.js';
  */
 const missing = [...missingBrowser(), ...(await missingSpeechTools())];
 const SENTENCE = 'i have had a cough and a fever for three days';
+/** The instance's realtime sessions at once: low, so one test can fill it (the others record one at a time). */
+const MAX_SESSIONS = 3;
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 const NOTE_CONFIG = {
@@ -89,7 +92,11 @@ describe.skipIf(missing.length > 0)('the widget in Chromium, embedded by an EMR 
     ]);
     recognizer = new PocketSphinxRecognizer({ workers: 1 });
     await recognizer.warmUp();
-    h = await createHarness({ recognizer });
+    const { testConfig } = await import('@chartwright/server/internal/config/config.js');
+    h = await createHarness({
+      recognizer,
+      config: { realtime: { ...testConfig().realtime, maxSessions: MAX_SESSIONS } },
+    });
     widgetOrigin = await h.app.listen({ port: 0, host: '127.0.0.1' });
     host = await startHostServer();
     ({ partnerKey } = await h.createPartner({ origins: [host.origin] }));
@@ -268,6 +275,32 @@ describe.skipIf(missing.length > 0)('the widget in Chromium, embedded by an EMR 
     await widget.getByText('This page does not let the scribe use the microphone').waitFor();
     await page.close();
   });
+
+  it('says a recording waits for transcription capacity, and records once a place is free', async () => {
+    const client = new Chartwright({ apiKey: h.project.testKey, baseUrl: widgetOrigin });
+    const others: RealtimeSession[] = [];
+    for (let index = 0; index < MAX_SESSIONS; index++) {
+      others.push(await client.realtime.connect({ encoding: 'pcm_s16le', sampleRate: 16_000 }));
+    }
+    const { page, widget } = await openHost('visit-capacity');
+    await page.evaluate((message) => window.sendToWidget(message), PATIENT_CONTEXT);
+    await widget.getByRole('button', { name: 'Patient consents to recording' }).click();
+    await widget.getByRole('button', { name: 'Record' }).click();
+    const recorder = widget.getByRole('region', { name: 'Recorder' });
+    await expect
+      .poll(() => recorder.getByRole('status').allTextContents(), { timeout: 20_000 })
+      .toContainEqual(
+        expect.stringMatching(/^Transcription is at capacity: waiting for a free place \(attempt \d+ of 17\)…$/),
+      );
+
+    others.pop()?.close();
+    await widget.getByRole('button', { name: 'Pause' }).waitFor({ timeout: 30_000 });
+    expect(await recorder.textContent()).not.toMatch(/waiting for a free place/);
+    await widget.getByRole('button', { name: 'Stop' }).click();
+    await widget.getByRole('button', { name: 'Record' }).waitFor();
+    for (const session of others) session.close();
+    await page.close();
+  }, 60_000);
 
   it('stops recording and releases the microphone on CLOSE_WIDGET', async () => {
     const { page, widget } = await openHost('visit-close');
