@@ -4,6 +4,7 @@ import { REALTIME_CLOSE_CODES } from '@chartwright/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { testConfig } from '../config/config.js';
+import { UNMEASURED_REAL_TIME_FACTOR } from './recognizer-headroom.js';
 import { createHarness, type Harness } from '@chartwright/testing/harness.js';
 import { sampleValue } from '@chartwright/testing/metrics.js';
 import { open, realtimeUrl, type RealtimeClient } from '@chartwright/testing/realtime-client.js';
@@ -57,12 +58,29 @@ describe.skipIf(missing.length > 0)('realtime admission by the recognizer’s ca
     return client;
   };
 
+  it('admits on a cold instance what the assumed factor allows, before its worker has measured its own', async () => {
+    await recognizer.warmUp();
+    // One worker at half its core, at the assumed 0.25: two streams.
+    const admitted: RealtimeClient[] = [];
+    let refused: RealtimeClient | undefined;
+    while (refused === undefined && admitted.length < 10) {
+      const client = await connect();
+      const answer = await client.next('error', 300).catch(() => null);
+      if (answer === null) admitted.push(client);
+      else refused = client;
+    }
+    expect(admitted).toHaveLength(Math.floor(0.5 / UNMEASURED_REAL_TIME_FACTOR));
+    expect(refused?.of('error')[0]?.message).toContain('transcribes 2 live streams at once');
+    for (const client of admitted) client.socket.close();
+    await expect.poll(() => h.app.realtime.sessions().length).toBe(0);
+  });
+
   it('refuses the socket past what the worker decodes in real time with at_capacity, and admits again once one ends', async () => {
     const first = await connect();
     first.send({ type: 'start', audio: { encoding: 'pcm_s16le', sampleRate: 16000 }, interimResults: false });
     await first.next('started');
     // Up to four times real time, never more than 2 s ahead of the worker (a slower machine's worker
-    // would fall 10 s behind and fail the stream): nothing is refused while the factor is unknown.
+    // would fall 10 s behind and fail the stream).
     const backlog = (): number => recognizer.load().reduce((total, worker) => total + worker.backlogSeconds, 0);
     for (let offset = 0; offset < AUDIO.length; offset += FRAME) {
       while (backlog() > 2) await sleep(20);
@@ -98,7 +116,7 @@ describe.skipIf(missing.length > 0)('realtime admission by the recognizer’s ca
     const metrics = await h.app.metrics.render();
     expect(
       sampleValue(metrics, 'chartwright_realtime_sessions_refused_total', { reason: 'at_capacity', cap: 'recognizer' }),
-    ).toBe(1);
+    ).toBe(2);
     expect(
       sampleValue(metrics, 'chartwright_realtime_sessions_refused_total', { reason: 'at_capacity', cap: 'instance' }),
     ).toBe(0);

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 
 import type { RecognizerWorkerLoad } from '../asr/recognizer.js';
-import { BEHIND_SECONDS, headroomRefusal, RealTimeFactorWindow } from './recognizer-headroom.js';
+import {
+  BEHIND_SECONDS,
+  headroomRefusal,
+  RealTimeFactorWindow,
+  RecognizerHeadroom,
+  UNMEASURED_REAL_TIME_FACTOR,
+} from './recognizer-headroom.js';
 
 const worker = (streams: number, backlogSeconds = 0.2): RecognizerWorkerLoad => ({
   streams,
@@ -82,20 +88,51 @@ describe('room for one more stream', () => {
 
   it('takes no stream while even the least busy worker is behind real time', () => {
     // Each worker's streams have 3 s and more waiting, on average.
-    expect(headroomRefusal([worker(2, 2 * BEHIND_SECONDS + 1), worker(1, BEHIND_SECONDS)], null, limits)).toEqual({
+    expect(headroomRefusal([worker(2, 2 * BEHIND_SECONDS + 1), worker(1, BEHIND_SECONDS)], 0.2, limits)).toEqual({
       reason: 'behind',
       behindSeconds: BEHIND_SECONDS,
     });
     // One worker behind (a resume resent its phrase): the other takes the stream.
-    expect(headroomRefusal([worker(1, 8), worker(1, 0.1)], null, limits)).toBeNull();
-    // Five streams holding a second each: the worker keeps up with every one of them.
-    expect(headroomRefusal([worker(5, 5), worker(5, 5)], null, limits)).toBeNull();
+    expect(headroomRefusal([worker(1, 8), worker(1, 0.1)], 0.2, limits)).toBeNull();
+    // Three streams holding a second each: the worker keeps up with every one of them.
+    expect(headroomRefusal([worker(3, 3), worker(3, 3)], 0.2, limits)).toBeNull();
   });
 
-  it('admits by the session cap alone before the factor is measured, when turned off, or with no workers', () => {
-    expect(headroomRefusal([worker(50), worker(50)], null, limits)).toBeNull();
+  it('admits by the session cap alone when turned off, or with no workers', () => {
     expect(headroomRefusal([worker(50), worker(50)], 0.2, { ...limits, maxLoad: 0 })).toBeNull();
     expect(headroomRefusal([worker(5, 50), worker(5, 50)], 0.2, { ...limits, maxLoad: 0 })).toBeNull();
     expect(headroomRefusal([], 0.2, limits)).toBeNull();
+  });
+});
+
+describe('a cold instance', () => {
+  const load = (streams: number[]): RecognizerWorkerLoad[] =>
+    streams.map((count) => ({ streams: count, backlogSeconds: 0, decodedSeconds: 0, cpuSeconds: 2 }));
+
+  it('admits what the slowest measured machine carries until its workers have measured their own', () => {
+    let workers = load([0, 0]);
+    const headroom = new RecognizerHeadroom({ load: () => workers }, 0.8, 2);
+    // 2 cores × 0.8 / 0.25 = 6 streams, however many sockets a burst brings.
+    expect(2 * (0.8 / UNMEASURED_REAL_TIME_FACTOR)).toBeCloseTo(6.4, 5);
+    expect(headroom.refusal(5)).toBeNull();
+    expect(headroom.refusal(6)).toEqual({
+      reason: 'full',
+      streams: 7,
+      capacity: 6,
+      realTimeFactor: UNMEASURED_REAL_TIME_FACTOR,
+    });
+    // Measured at 0.1 (30 s of audio for 3 s of CPU): twice as many as the assumption.
+    workers = [
+      { streams: 3, backlogSeconds: 0, decodedSeconds: 1, cpuSeconds: 2 },
+      { streams: 3, backlogSeconds: 0, decodedSeconds: 1, cpuSeconds: 2 },
+    ];
+    headroom.refusal(6);
+    workers = workers.map((worker) => ({ ...worker, decodedSeconds: 16, cpuSeconds: 3.5 }));
+    expect(headroom.refusal(6)).toBeNull();
+    expect(headroom.refusal(16)).toMatchObject({
+      reason: 'full',
+      capacity: 16,
+      realTimeFactor: expect.closeTo(0.1, 5),
+    });
   });
 });

@@ -7,8 +7,7 @@
  * stream's finals come later and later, until one stream's backlog reaches its limit and it fails
  * with `recognizer_overloaded` in the middle of a visit, and then the next (docs/performance.md).
  * Refusing the new socket with `at_capacity` instead (retry shortly, or on another instance) keeps
- * the visits already open on time. Workers already behind real time take no new stream either:
- * that also covers a cold instance whose factor is not measured yet.
+ * the visits already open on time. Workers already behind real time take no new stream either.
  */
 import { availableParallelism } from 'node:os';
 
@@ -26,6 +25,15 @@ const MIN_DECODED_SECONDS = 30;
  * decodes a first utterance again.
  */
 export const BEHIND_SECONDS = 3;
+/**
+ * The factor a cold instance assumes until its workers have measured their own: above the highest
+ * the bench's two-core machines measured with read speech (0.13–0.22). Without it, a burst of
+ * sessions reaching a fresh instance first (a restart, a new instance behind the load balancer, the
+ * resumes of an instance that died) was all admitted before anything was measured, more streams
+ * than the cores carry, and they fell behind until they failed mid-visit. Under load the measured
+ * figure replaces it within seconds (30 s of audio decoded); sockets refused meanwhile retry.
+ */
+export const UNMEASURED_REAL_TIME_FACTOR = 0.25;
 
 export type HeadroomRefusal =
   | { reason: 'behind'; behindSeconds: number }
@@ -74,13 +82,13 @@ export interface HeadroomLimits {
 /** Why the workers should take no new stream, or null when they have room for one. */
 export function headroomRefusal(
   load: readonly RecognizerWorkerLoad[],
-  realTimeFactor: number | null,
+  realTimeFactor: number,
   limits: HeadroomLimits,
 ): HeadroomRefusal | null {
   if (load.length === 0 || limits.maxLoad === 0) return null;
   const behindSeconds = Math.min(...load.map((worker) => worker.backlogSeconds / Math.max(1, worker.streams)));
   if (behindSeconds >= BEHIND_SECONDS) return { reason: 'behind', behindSeconds };
-  if (realTimeFactor === null || realTimeFactor <= 0) return null;
+  if (realTimeFactor <= 0) return null;
   const capacity = Math.floor((Math.min(load.length, limits.cores) * limits.maxLoad) / realTimeFactor);
   const streams = Math.max(limits.openSessions, sum(load.map((worker) => worker.streams))) + 1;
   return streams > capacity ? { reason: 'full', streams, capacity, realTimeFactor } : null;
@@ -114,7 +122,8 @@ export class RecognizerHeadroom {
   refusal(openSessions: number): HeadroomRefusal | null {
     const load = this.#observe();
     if (load === undefined) return null;
-    return headroomRefusal(load, this.#factor.value, { openSessions, maxLoad: this.maxLoad, cores: this.cores });
+    const factor = this.#factor.value ?? UNMEASURED_REAL_TIME_FACTOR;
+    return headroomRefusal(load, factor, { openSessions, maxLoad: this.maxLoad, cores: this.cores });
   }
 
   #observe(): RecognizerWorkerLoad[] | undefined {
