@@ -60,7 +60,7 @@ describe.skipIf(missing.length > 0)('realtime admission by the recognizer’s ca
 
   it('admits on a cold instance what the assumed factor allows, before its worker has measured its own', async () => {
     await recognizer.warmUp();
-    // One worker at half its core, at the assumed 0.25: two streams.
+    // One worker at half its core, at the assumed 0.4: one stream.
     const admitted: RealtimeClient[] = [];
     let refused: RealtimeClient | undefined;
     while (refused === undefined && admitted.length < 10) {
@@ -70,7 +70,7 @@ describe.skipIf(missing.length > 0)('realtime admission by the recognizer’s ca
       else refused = client;
     }
     expect(admitted).toHaveLength(Math.floor(0.5 / UNMEASURED_REAL_TIME_FACTOR));
-    expect(refused?.of('error')[0]?.message).toContain('transcribes 2 live streams at once');
+    expect(refused?.of('error')[0]?.message).toContain('transcribes 1 live stream at once');
     for (const client of admitted) client.socket.close();
     await expect.poll(() => h.app.realtime.sessions().length).toBe(0);
   });

@@ -112,21 +112,21 @@ describe('a cold instance', () => {
   it('admits what the slowest measured machine carries until its workers have measured their own', () => {
     let workers = load([0, 0]);
     const headroom = new RecognizerHeadroom({ load: () => workers }, 0.8, 2);
-    // 2 cores × 0.8 / 0.25 = 6 streams, however many sockets a burst brings.
-    expect(2 * (0.8 / UNMEASURED_REAL_TIME_FACTOR)).toBeCloseTo(6.4, 5);
-    expect(headroom.refusal(5)).toBeNull();
-    expect(headroom.refusal(6)).toEqual({
+    // 2 cores × 0.8 / 0.4 = 4 streams, however many sockets a burst brings.
+    expect(UNMEASURED_REAL_TIME_FACTOR).toBe(0.4);
+    expect(headroom.refusal(3)).toBeNull();
+    expect(headroom.refusal(4)).toEqual({
       reason: 'full',
-      streams: 7,
-      capacity: 6,
+      streams: 5,
+      capacity: 4,
       realTimeFactor: UNMEASURED_REAL_TIME_FACTOR,
     });
-    // Measured at 0.1 (30 s of audio for 3 s of CPU): twice as many as the assumption.
+    // Measured at 0.1 (30 s of audio for 3 s of CPU): four times as many as the assumption.
     workers = [
-      { streams: 3, backlogSeconds: 0, decodedSeconds: 1, cpuSeconds: 2 },
-      { streams: 3, backlogSeconds: 0, decodedSeconds: 1, cpuSeconds: 2 },
+      { streams: 2, backlogSeconds: 0, decodedSeconds: 1, cpuSeconds: 2 },
+      { streams: 2, backlogSeconds: 0, decodedSeconds: 1, cpuSeconds: 2 },
     ];
-    headroom.refusal(6);
+    headroom.refusal(4);
     workers = workers.map((worker) => ({ ...worker, decodedSeconds: 16, cpuSeconds: 3.5 }));
     expect(headroom.refusal(6)).toBeNull();
     expect(headroom.refusal(16)).toMatchObject({

@@ -26,14 +26,15 @@ const MIN_DECODED_SECONDS = 30;
  */
 export const BEHIND_SECONDS = 3;
 /**
- * The factor a cold instance assumes until its workers have measured their own: above the highest
- * the bench's two-core machines measured with read speech (0.13–0.22). Without it, a burst of
+ * The factor a cold instance assumes until its workers have measured their own: the highest the
+ * bench's two-core machines measured with read speech (0.13 to 0.40 from one machine to the next),
+ * so the streams it admits fit the cores of the slowest at 80%. Without it, a burst of
  * sessions reaching a fresh instance first (a restart, a new instance behind the load balancer, the
  * resumes of an instance that died) was all admitted before anything was measured, more streams
  * than the cores carry, and they fell behind until they failed mid-visit. Under load the measured
  * figure replaces it within seconds (30 s of audio decoded); sockets refused meanwhile retry.
  */
-export const UNMEASURED_REAL_TIME_FACTOR = 0.25;
+export const UNMEASURED_REAL_TIME_FACTOR = 0.4;
 
 export type HeadroomRefusal =
   | { reason: 'behind'; behindSeconds: number }

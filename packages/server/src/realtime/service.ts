@@ -163,7 +163,7 @@ export class RealtimeService implements RealtimeSessionRegistry {
           code: 'at_capacity',
           cap: 'recognizer',
           limit: refusal.capacity,
-          message: `This instance's speech recognizer transcribes ${refusal.capacity} live streams at once; retry shortly or on another instance.`,
+          message: `This instance's speech recognizer transcribes ${refusal.capacity} live stream${refusal.capacity === 1 ? '' : 's'} at once; retry shortly or on another instance.`,
         };
   }
 
