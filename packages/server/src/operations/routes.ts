@@ -39,6 +39,8 @@ export function operationsRoutes(open: Area<'none', null>, options: OperationsOp
         }
       }),
     );
+  const runAll = (request: FastifyRequest) =>
+    Promise.all([run(request, options.readinessChecks), run(request, options.featureChecks)]);
   /** The checks `deciding` make the answer 200 or 503; the `reported` ones are listed beside them. */
   const report = (reply: FastifyReply, deciding: readonly Check[], reported: readonly Check[] = []) => {
     const ready = deciding.every(([, state]) => state === 'ok');
@@ -48,10 +50,7 @@ export function operationsRoutes(open: Area<'none', null>, options: OperationsOp
 
   route(open, 'readiness', async ({ request, reply }) => {
     if (options.leaving()) throw shuttingDown();
-    const [required, features] = await Promise.all([
-      run(request, options.readinessChecks),
-      run(request, options.featureChecks),
-    ]);
+    const [required, features] = await runAll(request);
     return report(reply, required, features);
   });
 
@@ -59,10 +58,7 @@ export function operationsRoutes(open: Area<'none', null>, options: OperationsOp
   // would be served, and the sockets it already holds carry on wherever they are.
   route(open, 'realtimeReadiness', async ({ request, reply }) => {
     if (options.leaving()) throw shuttingDown();
-    const [required, features] = await Promise.all([
-      run(request, options.readinessChecks),
-      run(request, options.featureChecks),
-    ]);
+    const [required, features] = await runAll(request);
     const capacity: Check = ['capacity', options.realtimeRoom() ? 'ok' : 'unavailable'];
     return report(reply, [...required, ...features, capacity]);
   });

@@ -114,7 +114,7 @@ export class RealtimeService implements RealtimeSessionRegistry {
     message: string;
   } | null {
     const { maxSessions, maxSessionsPerProject, maxSessionsPerKey } = this.deps.config;
-    if (this.#sessions.size >= maxSessions) {
+    if (this.#atInstanceCap()) {
       return {
         code: 'at_capacity',
         cap: 'instance',
@@ -169,7 +169,11 @@ export class RealtimeService implements RealtimeSessionRegistry {
 
   /** Whether a new socket would be admitted as far as the instance goes (its tenants' shares apart). */
   hasRoom(): boolean {
-    return this.#sessions.size < this.deps.config.maxSessions && this.#headroom.refusal(this.#sessions.size) === null;
+    return !this.#atInstanceCap() && this.#headroom.refusal(this.#sessions.size) === null;
+  }
+
+  #atInstanceCap(): boolean {
+    return this.#sessions.size >= this.deps.config.maxSessions;
   }
 
   /** Open sessions (sockets accepted and not yet closed), for diagnostics and tests. */
