@@ -43,6 +43,16 @@ function negations(scope: string): number {
 }
 
 /**
+ * The negations that reach a mention: those of the last comma-separated item that has any. A list
+ * negates item by item ("no numbness, no tingling" denies both; "no fever, chills" both), so only
+ * negations said together within one item cancel ("I can't say I haven't had headaches").
+ */
+function negationsReaching(scope: string): number {
+  const counts = scope.split(',').map(negations);
+  return counts.findLast((count) => count > 0) ?? 0;
+}
+
+/**
  * The polarity of the mention at [start, end) of a cleaned, lower-case statement. An odd number of
  * negations in its clause before it (within a few words) makes it absent, an even number present
  * ("I can't say I haven't had headaches"); a hedge makes it uncertain.
@@ -50,7 +60,7 @@ function negations(scope: string): number {
 export function mentionPolarity(text: string, start: number, end: number): FactPolarity {
   const from = clauseStart(text, start);
   const before = text.slice(from, start).split(/\s+/).filter(Boolean).slice(-MAX_SCOPE_WORDS).join(' ');
-  const negated = negations(before) % 2 === 1 || RESOLVED_AFTER.test(text.slice(end));
+  const negated = negationsReaching(before) % 2 === 1 || RESOLVED_AFTER.test(text.slice(end));
   if (HEDGE.test(text.slice(from, start)) && !negated) return 'uncertain';
   return negated ? 'absent' : 'present';
 }
