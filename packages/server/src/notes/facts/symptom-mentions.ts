@@ -6,7 +6,7 @@
  */
 import { locationIn } from './attributes.js';
 import { PhraseMatcher } from './mentions.js';
-import { PAIN_WORDS, STIFFNESS_WORDS, SWELLING_WORDS } from './lexicon/anatomy.js';
+import { INTERNAL_ORGANS, PAIN_WORDS, STIFFNESS_WORDS, SWELLING_WORDS } from './lexicon/anatomy.js';
 import { SYMPTOMS, type SymptomEntry } from './lexicon/symptoms.js';
 import { clauseAround } from './utterances.js';
 
@@ -99,11 +99,42 @@ function locatedComplaints(text: string, found: readonly Found[], fallbackLocati
 /** A symptom word as the verb of what the clinician does: "we'll numb it up" is the anaesthetic. */
 const CLINICIAN_ACTION = /\bnumb (?:it|this|that|the (?:area|skin|spot)|you|him|her)\b/g;
 
+/** Growths the skin system names ("lesion", "mass", "nodule"), unless an organ inside is named with them. */
+const GROWTHS: ReadonlySet<string> = new Set(['skin lesion', 'mass']);
+const ORGAN_BEFORE = new RegExp(`${INTERNAL_ORGANS.source}\\s+(?:\\w+\\s+)?$`);
+const ORGAN_AFTER = new RegExp(
+  `^\\s+(?:on|in|of|at) (?:the |his |her |your |my |a )?(?:\\w+ )?${INTERNAL_ORGANS.source}`,
+);
+
+function internalGrowth(text: string, mention: { entry: SymptomEntry; start: number; end: number }): boolean {
+  if (!GROWTHS.has(mention.entry.name)) return false;
+  return (
+    ORGAN_BEFORE.test(text.slice(Math.max(0, mention.start - 40), mention.start)) ||
+    ORGAN_AFTER.test(text.slice(mention.end))
+  );
+}
+
+/** "Fall" as the season: "this fall", "the fall pollen", "checked in the fall" (but "hurt it in the fall" is one). */
+const SEASON_BEFORE = /\b(?:this|last|next|every|early|late) $/;
+const SEASON_AFTER = /^ (?:pollen|allergies|season|semester|weather|leaves|break|and winter|and spring)\b/;
+const INJURY = /\b(?:hurt|injur\w*|broke|fractur\w*|hit|landed|twist\w*|sprain\w*|bruis\w*|slipp\w*|tripp\w*)\b/;
+
+function fallAsSeason(text: string, mention: { entry: SymptomEntry; start: number; end: number }): boolean {
+  if (mention.entry.name !== 'falls' || text.slice(mention.start, mention.end) !== 'fall') return false;
+  const before = text.slice(Math.max(0, mention.start - 12), mention.start);
+  const after = text.slice(mention.end);
+  if (SEASON_AFTER.test(after)) return true;
+  if (/\bin the $/.test(before)) return !INJURY.test(clauseAround(text, mention.start).text);
+  return SEASON_BEFORE.test(before);
+}
+
 /** Every symptom `text` names, in order; `fallbackLocation` is the body part just talked about. */
 export function symptomsIn(text: string, fallbackLocation?: string): Found[] {
   const actions = [...text.matchAll(CLINICIAN_ACTION)].map((action) => action.index);
   const found: Found[] = MATCHER.find(text)
-    .filter((mention) => !actions.includes(mention.start))
+    .filter(
+      (mention) => !actions.includes(mention.start) && !internalGrowth(text, mention) && !fallAsSeason(text, mention),
+    )
     .map((mention) => ({ name: mention.entry.name, start: mention.start, end: mention.end }));
   for (const [name, first, second, replaces] of COMPOUNDS) {
     const a = first.exec(text);

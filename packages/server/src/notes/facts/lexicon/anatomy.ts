@@ -67,3 +67,10 @@ export const PAIN_WORDS =
   /\b(?:pain|pains|painful|hurt|hurts|hurting|ache|aches|aching|achy|sore|soreness|tender|discomfort)\b/;
 export const SWELLING_WORDS = /\b(?:swelling|swollen|swell|swells|puffy)\b/;
 export const STIFFNESS_WORDS = /\b(?:stiff|stiffness)\b/;
+
+/**
+ * Organs inside the body, as said before a growth ("pituitary lesion", "a mass on the liver"): such a
+ * lesion is a finding of imaging, never the skin complaint the same word names on its own.
+ */
+export const INTERNAL_ORGANS =
+  /\b(?:pituitary|brain|cerebral|intracranial|spinal|cord|thyroid|lung|lungs|pulmonary|liver|hepatic|kidney|kidneys|renal|adrenal|pancreas|pancreatic|spleen|splenic|bladder|bowel|colon|colonic|ovary|ovarian|uterus|uterine|prostate|bone|bony|heart|cardiac|mediastinal)\b/;
