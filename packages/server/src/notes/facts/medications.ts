@@ -24,6 +24,8 @@ const ADJUSTED =
   /\b(?:increas\w+|decreas\w+|cut (?:the|your|it|back|down)|bump\w* (?:up|the|your)|doubl\w+|lower\w*|rais\w+|reduc\w+|titrat\w+|taper\w*|go up on|go down on)\b/;
 const STARTED =
   /\b(?:start(?:ing)? (?:you|him|her|them) on|start (?:the|a|some)|prescrib\w+|put (?:you|him|her) on|going to (?:give|send)|send (?:in|over)|(?:let's|let us|we will|i will) try(?! to\b)|try (?:you|him|her) on|switch\w* (?:you|him|her)? ?(?:to|over to)|add (?:on )?(?:a|some)?)\b/;
+/** A start said with the drug's own name after it. */
+const STARTS_NAMED = /\b(?:start(?:ing)?|begin(?:ning)?)(?: (?:you|him|her|them) on)? $/;
 const CONTINUED = /\b(?:continue|keep (?:taking|on|using)|stay on|keep (?:you|him|her) on|remain on)\b/;
 
 /** A decision told as past ("we put you on prozac last year") is history, not today's change. */
@@ -70,6 +72,8 @@ function draftFor(
   const route = ROUTES.find(([, pattern]) => pattern.test(clause))?.[0];
   const byClinician = utterance.speaker === 'clinician';
   let change = byClinician ? clinicianChange(clause) : undefined;
+  // "Let's start sumatriptan": the verb right before the drug is the decision about it.
+  if (byClinician && !utterance.question && change === undefined && STARTS_NAMED.test(before)) change = 'started';
   const switchedFrom = SWITCH.exec(text);
   if (switchedFrom !== null && byClinician) {
     const target = /\b(?:to|over to|onto) /.exec(text.slice(switchedFrom.index + switchedFrom[0].length));

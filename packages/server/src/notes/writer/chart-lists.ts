@@ -14,13 +14,15 @@ function medicationLine(medication: FactOf<'medication'>): string {
   const base = medication.dose === undefined && fromChart(medication) ? medication.text : `${medication.name}${dose}`;
   const frequency =
     medication.frequency === undefined || base.includes(medication.frequency) ? '' : ` ${medication.frequency}`;
-  const change =
-    medication.change === undefined || medication.change === 'continued'
-      ? medication.status === 'stopped'
-        ? ', stopped'
-        : ''
-      : `, ${medication.change} today`;
-  return `${base}${frequency}${change}`;
+  return `${base}${frequency}${changeText(medication)}`;
+}
+
+/** A change the clinician made is today's; one the patient tells of ("so I stopped") happened before. */
+function changeText(medication: FactOf<'medication'>): string {
+  if (medication.change === undefined || medication.change === 'continued') {
+    return medication.status === 'stopped' ? ', stopped' : '';
+  }
+  return medication.speaker === 'clinician' ? `, ${medication.change} today` : `, ${medication.change} by the patient`;
 }
 
 /** One fact per medication name: the visit's word over the chart's, and both cited. */

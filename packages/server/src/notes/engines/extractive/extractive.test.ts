@@ -194,6 +194,17 @@ describe('extractive engine', () => {
     expect(back).toContain('4 weeks');
   });
 
+  it('dates a medication change to the visit only when the clinician made it; one the patient tells of is theirs', async () => {
+    const text = textOf(
+      await generate(`Doctor: Do you take anything for the headaches?
+Patient: I tried Tylenol a few times but it didn't work, so I stopped.
+Doctor: Okay. Let's start sumatriptan 50 mg at the onset of a headache.`),
+    );
+    expect(text).toContain('Acetaminophen, stopped by the patient.');
+    expect(text).not.toMatch(/acetaminophen, stopped today/i);
+    expect(text).toMatch(/Sumatriptan 50 mg[^.\n]*, started today\./);
+  });
+
   it('puts a SOAP visit in the right sections', async () => {
     const note = await generate(BACK_PAIN, 'soap');
     expect(note.sections.map((section) => section.key)).toEqual(['subjective', 'objective', 'assessment', 'plan']);
