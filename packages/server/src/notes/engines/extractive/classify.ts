@@ -10,6 +10,7 @@ import {
   PLAN_PHASE_CUES,
   RESULT_FINDING_CUES,
   RESULTS_PHASE_CUES,
+  TEST_TO_BE_DONE,
   type Kind,
 } from './lexicons.js';
 import type { Statement } from './statements.js';
@@ -117,7 +118,12 @@ const HISTORY_ONLY: ReadonlySet<Kind> = new Set([
 ]);
 
 function cueKind(text: string): Kind | null {
-  for (const [kind, pattern] of KIND_CUES) if (pattern.test(text)) return kind;
+  for (const [kind, pattern] of KIND_CUES) {
+    if (!pattern.test(text)) continue;
+    // A test named only as something to do is the plan's ("is to do a kidney ultrasound").
+    if (kind === 'results' && TEST_TO_BE_DONE.test(text) && !RESULT_FINDING_CUES.test(text)) return 'plan';
+    return kind;
+  }
   return null;
 }
 

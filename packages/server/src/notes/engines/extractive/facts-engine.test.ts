@@ -154,3 +154,24 @@ describe('the story of the present illness', () => {
     expect(story).not.toMatch(/reports[^.]*bloating/i);
   });
 });
+
+describe('the results section', () => {
+  it('files a test still to be done as no result', async () => {
+    const template = findCuratedTemplate('history_and_physical');
+    if (template === undefined) throw new Error('no history_and_physical template');
+    // Written for this test.
+    const visit = `[patient] My pediatrician wants to know if her kidneys are okay.
+[doctor] The only way to know that is to do a kidney ultrasound.
+[doctor] Let me put that into the system, and then downstairs they can do the ultrasound.
+[doctor] Her last blood work came back normal.
+[doctor] The nurse will give you instructions for the ultrasound.`;
+    const generated = await extractiveGenerator.generate({
+      template,
+      conversation: parseConversation(visit),
+      context: {},
+    });
+    const results = sectionText(generated, 'results');
+    expect(results).toMatch(/blood work[^.]*normal/i);
+    expect(results).not.toMatch(/ultrasound/i);
+  });
+});

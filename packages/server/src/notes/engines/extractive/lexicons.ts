@@ -240,6 +240,12 @@ export const EXAM_FINDING_CUES =
 /** Results: a test with what it showed. */
 export const RESULT_FINDING_CUES =
   /\b(?:(?:x-?rays?|ekg|ecg|electrocardiogram|mri|ct|cat scan|labs?|lab work|blood work|bloodwork|a1c|echocardiogram|echo|ultrasound|urinalysis|cbc|lipid panel|cholesterol|creatinine|potassium|hemoglobin|ejection fraction|stress test|biopsy|mammogram|imaging|scan|results?)\b[^.]{0,60}\b(?:showed|shows|show|revealed|reveals|demonstrat\w+|came back|was|were|is|are|has been|normal|abnormal|elevated|high|low|negative|positive|unremarkable|at \d)|(?:reviewed|reviewing|review of) (?:the |your |his |her )?(?:results|labs?|x-?rays?|mri|imaging|ekg|echo\w*|blood work|ct))\b/;
+/**
+ * A test named as something still to be done ("the only way to know is to do a kidney ultrasound",
+ * "downstairs they can do the ultrasound", "instructions for the ultrasound"): an order, not a result.
+ */
+export const TEST_TO_BE_DONE =
+  /\b(?:to do|can do|will do|(?:do|get|have|complete) (?:a|an|the|your|her|his|their|this|that)(?: \w+){0,3} (?:done|today|tomorrow|scheduled)|instructions for|set (?:you|her|him|them) up for|schedule|order|obtain|going to (?:do|get|have)|need (?:a|an|to get|to do))\b/;
 /** Decisions and orders. */
 export const ORDER_CUES =
   /\b(?:(?:i|we)(?: do| really| also| just| definitely)* (?:want to|would like to|am going to|are going to|will|need to|plan to)(?: just| also| go ahead and| definitely)* (?:order|prescribe|refer|start|continue|increase|decrease|schedule|obtain|send|recommend|repeat|switch|stop|discontinue|hold|add|change|adjust|put (?:you|him|her) on)|let's (?:order|start|continue|increase|decrease|refer|schedule|get|go ahead)|(?:we will|we'll|i will|i'll) (?:start|continue|refer|order|prescribe|increase|schedule|follow)|follow(?:-| )?up (?:with|in)|recommend (?:that|you|him|her))\b/;
