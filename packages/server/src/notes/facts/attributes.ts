@@ -41,8 +41,10 @@ const SIDE_IS_FINE =
  * Where a side's clause starts in unpunctuated speech: "my right knee not the left the left ones
  * fine" is three clauses, each with its own side.
  */
-const SIDE_CLAUSE = /\s*[,.;]\s*|\s+(?=(?:not )?(?:the|my|on the) (?:left|right)\b)/;
+const SIDE_CLAUSE = /\s*[,.;]\s*|(?<!\bnot)\s+(?=(?:not )?(?:the|my|on the) (?:left|right)\b)/;
 const CORRECTED = /\b(?:no|sorry|i mean|actually|wait|rather)\b/;
+/** A side said not to be the one: "not the right knee", "not my left". */
+export const SIDE_DENIED = /^\s*not (?:the|my|on the|your|her|his) (?:left|right)\b/;
 
 /**
  * The side a text names, if it names one: the side said after a correction ("the right. no, sorry,
@@ -54,12 +56,34 @@ export function sideIn(text: string): SymptomAttributes['laterality'] {
   let correction = false;
   for (const clause of clauses) {
     if (CORRECTED.test(clause) && side !== undefined) correction = true;
+    // "It's not the right knee, it's the left": a side said not to be it is no side, and what follows corrects it.
+    if (SIDE_DENIED.test(clause)) {
+      correction = true;
+      continue;
+    }
     const named = SIDES.find(([pattern]) => pattern.test(clause))?.[1];
     if (named === undefined || SIDE_IS_FINE.test(clause)) continue;
     if (side === undefined || correction) side = named;
     correction = false;
   }
   return side;
+}
+
+const SIDE_CORRECTED = /\bnot (?:the|my|on the|your|her|his) (left|right)\b/;
+
+/** "It's not the right knee, it's the left": the side said not to be it, and the side said instead. */
+export function sideCorrection(text: string): { denied: string; side: 'left' | 'right' | 'bilateral' } | null {
+  const denied = SIDE_CORRECTED.exec(text)?.[1];
+  const side = denied === undefined ? undefined : sideIn(text);
+  return denied === undefined || side === undefined || side === denied ? null : { denied, side };
+}
+
+/** `text` with the side a correction denied replaced by the side said instead. */
+export function withSideCorrected(text: string, correction: { denied: string; side: string }): string {
+  const capital = `${correction.side.charAt(0).toUpperCase()}${correction.side.slice(1)}`;
+  return text.replace(new RegExp(`\\b${correction.denied}\\b`, 'i'), (word) =>
+    /^[A-Z]/.test(word) ? capital : correction.side,
+  );
 }
 
 /** A side of the body, not of a part: "both sides", "left-sided". */

@@ -10,7 +10,7 @@ import type { FactPolarity, FactSpeaker } from '@chartwright/protocol';
 
 import type { Kind } from '../engines/extractive/lexicons.js';
 import { answerOf, functionAnswer } from './answers.js';
-import { attributesIn, locationIn, sideIn } from './attributes.js';
+import { attributesIn, locationIn, sideCorrection, sideIn, withSideCorrected } from './attributes.js';
 import { conditionsIn } from './condition-mentions.js';
 import { turnsSource, type DraftOf } from './draft.js';
 import type { Exchange } from './exchanges.js';
@@ -344,21 +344,52 @@ function withSidesAnswered(problems: readonly ProblemDraft[], exchanges: readonl
   return sided;
 }
 
+/**
+ * A side the patient corrects, asked or not ("some right knee pain … tell me about it" "it's not
+ * the right knee, it's the left knee"): the problem told with the denied side just before takes
+ * the side said instead.
+ */
+function withSidesCorrected(problems: readonly ProblemDraft[], utterances: readonly Utterance[]): ProblemDraft[] {
+  const sided = [...problems];
+  for (const utterance of utterances) {
+    const correction = utterance.speaker === 'clinician' ? null : sideCorrection(utterance.text);
+    if (correction === null) continue;
+    const { denied } = correction;
+    const index = sided.findLastIndex(
+      (problem) =>
+        problem.laterality === denied &&
+        problem.source.turns.some((told) => told < utterance.turn && told >= utterance.turn - SIDE_REACH),
+    );
+    const problem = sided[index];
+    if (problem === undefined) continue;
+    sided[index] = {
+      ...problem,
+      laterality: correction.side,
+      text: withSideCorrected(problem.text, correction),
+      source: turnsSource([...problem.source.turns, utterance.turn]),
+    };
+  }
+  return sided;
+}
+
 export function problemFacts(context: ProblemContext): (ProblemDraft | RosDraft)[] {
   const review = reviewTurns(context.utterances);
   const fromReview = (exchange: Exchange) => review.has(exchange.question.turn);
   const told = context.utterances.flatMap((utterance) => stated(utterance, context));
   const inReview = (problem: ProblemDraft) => problem.source.turns.every((turn) => review.has(turn));
-  const problems = withSidesAnswered(
-    withoutTakenBack(
-      merge([
-        ...told.filter((problem) => !inReview(problem)),
-        ...context.exchanges
-          .filter((exchange) => !fromReview(exchange))
-          .flatMap((exchange) => answered(exchange, context)),
-      ]),
+  const problems = withSidesCorrected(
+    withSidesAnswered(
+      withoutTakenBack(
+        merge([
+          ...told.filter((problem) => !inReview(problem)),
+          ...context.exchanges
+            .filter((exchange) => !fromReview(exchange))
+            .flatMap((exchange) => answered(exchange, context)),
+        ]),
+      ),
+      context.exchanges,
     ),
-    context.exchanges,
+    context.utterances,
   );
   const reviewed = [
     ...told.filter(inReview),

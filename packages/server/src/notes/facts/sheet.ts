@@ -13,6 +13,7 @@ import { patientGender } from '../engines/extractive/gender.js';
 import type { Gender } from '../engines/extractive/rewrite.js';
 import type { GenerationInput } from '../generator.js';
 import { allergiesOf } from './allergies.js';
+import { sideCorrection, withSideCorrected } from './attributes.js';
 import { assessmentPlanFacts } from './assessment-plan.js';
 import { certaintyOf } from './certainty.js';
 import { chartFacts } from './chart.js';
@@ -74,7 +75,14 @@ function numbered(all: readonly FactDraft[], conversation: Conversation): Fact[]
 function reasonDraft(utterances: readonly Utterance[]): FactDraft[] {
   const said = chiefComplaint(utterances.map((utterance) => utterance.statement));
   if (said === null) return [];
-  const text = said.text.replace(/\.$/, '');
+  // "Some right knee pain?" "It's not the right knee, it's the left knee.": the reason takes the side said.
+  const last = Math.max(...said.turns);
+  const correction = utterances
+    .filter((utterance) => utterance.speaker !== 'clinician' && utterance.turn > last && utterance.turn <= last + 2)
+    .map((utterance) => sideCorrection(utterance.text))
+    .find((found) => found !== null);
+  const stated = said.text.replace(/\.$/, '');
+  const text = correction === undefined ? stated : withSideCorrected(stated, correction);
   return [
     {
       kind: 'narrative',

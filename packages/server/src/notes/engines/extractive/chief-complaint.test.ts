@@ -24,6 +24,14 @@ describe('the reason for the visit', () => {
     expect(reasonOf(visit)).toBe('Evaluation of the kidneys.');
   });
 
+  it('ends where a question to the patient begins, in speech without punctuation', () => {
+    expect(
+      reasonOf(
+        "[doctor] you've come in with some right knee pain can you tell me about it what's going on\n[patient] sure",
+      ),
+    ).toBe('Right knee pain.');
+  });
+
   it('is nothing when nobody says it', () => {
     expect(reasonOf('[doctor] how are you ?\n[patient] fine , thanks .')).toBeNull();
   });

@@ -15,8 +15,9 @@ const REASON_PATTERNS: readonly RegExp[] = [
 const TO_CHECK =
   /\bhere (?:today )?to (?:make sure|check|see|find out) (?:that |if |whether )?(?:her |his |my |your |the )([a-z]+(?: [a-z]+)?) (?:is|are) (?:looking |doing |working )?(?:good|ok|okay|fine|normal|healthy|alright|all right)\b/;
 
+/** Where the reason ends; in unpunctuated speech, also where a question to the patient begins ("… knee pain can you tell me"). */
 const STOP_AT =
-  /\s(?:and (?:i|we|she|he|you|it|then)|but|because|so|which|that|who|since|when|after|today|this|i|you|we|,|\.)(?:\s|$)/;
+  /\s(?:and (?:i|we|she|he|you|it|then)|but|because|so|which|that|who|since|when|after|today|this|i|you|we|(?:can|could|would|will|do|did) (?:you|we)|what|how|tell me|,|\.)(?:\s|$)/;
 
 const VAGUE = /^(?:a |an |the )?(?:visit|check|appointment|today|it|that|this|something|you|me)\b/;
 

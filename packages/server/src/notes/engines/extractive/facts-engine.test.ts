@@ -175,3 +175,22 @@ describe('the results section', () => {
     expect(results).not.toMatch(/ultrasound/i);
   });
 });
+
+describe('the chief complaint', () => {
+  it('takes the side the patient corrects it to', async () => {
+    const template = findCuratedTemplate('history_and_physical');
+    if (template === undefined) throw new Error('no history_and_physical template');
+    // Written for this test.
+    const visit = `[doctor] i understand you've come in with some right knee pain can you tell me about it
+[patient] it's not the right knee it's the left knee
+[doctor] okay the left knee
+[patient] it gives out on me when i walk`;
+    const generated = await extractiveGenerator.generate({
+      template,
+      conversation: parseConversation(visit),
+      context: {},
+    });
+    expect(sectionText(generated, 'chief_complaint')).toBe('Left knee pain.');
+    expect(sectionText(generated, 'review_of_systems')).not.toMatch(/right knee/i);
+  });
+});
