@@ -164,6 +164,14 @@ const ADVICE =
 /** Something to try: "let's try omeprazole", a decision when it names what (not "let's try describing it"). */
 const TRIAL = /\b(?:let's|let us|we will|we can) try\b/;
 
+/** The clinician moving the patient's body to examine it ("how about if I twist it that way"): the exam, not counselling. */
+const EXAM_MANEUVER =
+  /\bif (?:i|we) (?:\w+ )?(?:bend|twist|push|press|move|lift|touch|squeeze|pull|turn|rotate|flex|extend|tap|straighten|raise|lower)\b/;
+
+/** Showing the patient out ("come with me and we'll get you checked out"): the end of the visit, not a plan item. */
+const SHOWING_OUT =
+  /\b(?:come with me|come this way|follow me|(?:get|got|be) (?:you |him |her |them )?checked out|have a seat|hop (?:up|down|off))\b/;
+
 /** A decision said outright: charted whatever the part of the visit it comes in. */
 function decidedOutright(utterance: Utterance): boolean {
   const { text } = utterance;
@@ -264,9 +272,13 @@ export function assessmentPlanFacts(utterances: readonly Utterance[], gender: Ge
 
 /** The assessment or plan item a clinician's statement (or a part of one) is, if any. */
 function planItemOf(piece: Utterance, problem: string | null, gender: Gender): AssessmentDraft | PlanDraft | null {
+  if (SHOWING_OUT.test(piece.text)) return null;
   const ordered = isPlanItem(piece);
   // An order that also says why ("… an ultrasound, to make sure there is no clot") is the order.
-  const counsels = HYPOTHETICAL.test(piece.text) && (!ordered || categoryOf(piece.text) === 'education');
+  const counsels =
+    HYPOTHETICAL.test(piece.text) &&
+    !EXAM_MANEUVER.test(piece.text) &&
+    (!ordered || categoryOf(piece.text) === 'education');
   if (!counsels && !ordered) return null;
   const text = styled(piece.tokens, piece.kind, gender);
   if (text === null) return null;

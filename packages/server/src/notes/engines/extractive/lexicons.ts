@@ -248,7 +248,7 @@ export const TEST_TO_BE_DONE =
   /\b(?:to do|can do|will do|(?:do|get|have|complete) (?:a|an|the|your|her|his|their|this|that)(?: \w+){0,3} (?:done|today|tomorrow|scheduled)|instructions for|set (?:you|her|him|them) up for|schedule|order|obtain|going to (?:do|get|have)|need (?:a|an|to get|to do))\b/;
 /** Decisions and orders. */
 export const ORDER_CUES =
-  /\b(?:(?:i|we)(?: do| really| also| just| definitely)* (?:want to|would like to|am going to|are going to|will|need to|plan to)(?: just| also| go ahead and| definitely)* (?:order|prescribe|refer|start|continue|increase|decrease|schedule|obtain|send|recommend|repeat|switch|stop|discontinue|hold|add|change|adjust|put (?:you|him|her) on)|let's (?:order|start|continue|increase|decrease|refer|schedule|get|go ahead)|(?:we will|we'll|i will|i'll) (?:start|continue|refer|order|prescribe|increase|schedule|follow)|follow(?:-| )?up (?:with|in)|recommend (?:that|you|him|her))\b/;
+  /\b(?:(?:i|we)(?: do| really| also| just| definitely)* (?:want to|would like to|am going to|are going to|will|need to|plan to)(?: just| also| go ahead and| definitely)* (?:order|prescribe|refer|start|continue|increase|decrease|schedule|obtain|send|recommend|repeat|switch|stop|discontinue|hold|add|change|adjust|put (?:you|him|her) (?:on|in))|let's (?:order|start|continue|increase|decrease|refer|schedule|get|go ahead)|(?:we will|we'll|i will|i'll) (?:start|continue|refer|order|prescribe|increase|schedule|follow)|follow(?:-| )?up (?:with|in)|recommend (?:that|you|him|her))\b/;
 
 /** A follow-up with its time: "come back in three months", "I'll see you in 6 weeks". */
 export const TIMED_FOLLOW_UP =
