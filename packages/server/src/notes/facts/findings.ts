@@ -43,7 +43,7 @@ const EXAM_LANGUAGE =
   /\b(?:lungs?|breath sounds|heart|belly|abdomen|neck|throat|ears?|eardrums?|pupils?|skin|extremit\w+|reflexes|pulses?|murmurs?)\b.*\b(?:clear|regular|soft|tender\w*|normal|decreased|diminished|swollen|red|inflamed|intact|symmetric|murmurs?|rhythm|guarding|crackles|wheez\w+|rales|edema)\b|\b(?:no|some|mild) (?:murmurs?|guarding|rebound|edema|crackles|wheez\w+|redness|erythema|swelling)\b|\b(?:swelling|tenderness|redness|bruising|effusion) (?:over|of|on|at|in)\b|\bregular rate and rhythm\b/;
 /** Where one finding ends and the next begins in a dictated exam. */
 const FINDING_BREAK =
-  /\s*(?:(?<!\d)\.|\.(?!\d)|;|,\s*(?:but|and)\s|,\s*(?=(?:no|there is|there are|his|her|their|the(?! patient's))\s)|\s(?:and|but) (?=(?:no|there is|there are|his|her|the)\s)|(?<!'s|\bhis|\bher|\btheir|\bthe|\byour)\s(?=(?:heart|lungs|belly|abdomen|neck)\s))\s*/;
+  /\s*(?:(?<!\d)\.|\.(?!\d)|;|,\s*(?:but|and)\s|,\s*(?=(?:no|there is|there are|his|her|their|the(?! patient's))\s)|\s(?:and|but) (?=(?:no|there is|there are|his|her|the)\s)|(?<!'s|\bhis|\bher|\btheir|\bthe|\byour|\bsystolic|\bdiastolic)\s(?=(?:heart|lungs|belly|abdomen|neck)\s))\s*/;
 const VITAL_READING =
   /\b(?:temperature|blood pressure|heart rate|pulse|oxygen|saturation|respiratory rate|weight|bmi)\b[^.]*\d/i;
 /** "No murmurs": a finding looked for and not there. */

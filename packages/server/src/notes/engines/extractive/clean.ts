@@ -55,8 +55,22 @@ function expandContractions(text: string): string {
  * stutters ("it's , it's been" → "it's been", collapsed before contractions are spelled out, since
  * "it's" may become "it is" or "it has"), then contractions.
  */
+/**
+ * A stutter written with a hyphen: the start of a word, or the word itself, said again ("i-i think",
+ * "y-you know", "and-and"). Not a prefix ("re-read", "pre-op"): only a repeat of one or two letters,
+ * or of the whole word.
+ */
+const HYPHENED_STUTTER = /(?<![\p{L}'-])([\p{L}]{1,2}|[\p{L}']+)-(\1[\p{L}']*)/giu;
+
+function unstuttered(text: string): string {
+  return text.replace(HYPHENED_STUTTER, (whole, start: string, word: string) => {
+    if (start.toLowerCase() === 're' && word.length > 2) return whole;
+    return /^\p{Lu}/u.test(start) ? `${word.charAt(0).toUpperCase()}${word.slice(1)}` : word;
+  });
+}
+
 function preclean(text: string): string {
-  const unbroken = text
+  const unbroken = unstuttered(text)
     .replace(/(?<=^|\s)[\p{L}]+-(?=\s|$)/gu, ' ')
     .replace(/\.{2,}|…/g, ' , ')
     .replace(/(\d)\s+%/g, '$1%')

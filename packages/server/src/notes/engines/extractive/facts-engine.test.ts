@@ -194,3 +194,24 @@ describe('the chief complaint', () => {
     expect(sectionText(generated, 'review_of_systems')).not.toMatch(/right knee/i);
   });
 });
+
+describe('stutters', () => {
+  it('reads a stutter written with a hyphen as the word, so no first person slips through', async () => {
+    const template = findCuratedTemplate('history_and_physical');
+    if (template === undefined) throw new Error('no history_and_physical template');
+    // Written for this test.
+    const visit = `[doctor] How has the eating been?
+[patient] Not great. I-I think I need to go clean for a couple of weeks.
+[doctor] Okay. On exam, I-I do appreciate a 3/6 systolic ejection murmur.
+[doctor] For your diabetes, y-you know, it is a little out of control, so I-I'd like to increase the metformin to 1000 mg twice a day.`;
+    const generated = await extractiveGenerator.generate({
+      template,
+      conversation: parseConversation(visit),
+      context: {},
+    });
+    const text = generated.sections.flatMap((section) => section.sentences.map((sentence) => sentence.text)).join(' ');
+    expect(text).not.toMatch(/\b(?:i-i|y-you|i-i'd)\b/i);
+    expect(sectionText(generated, 'physical_exam')).toMatch(/3\/6 systolic ejection murmur/);
+    expect(sectionText(generated, 'plan')).toMatch(/metformin/i);
+  });
+});

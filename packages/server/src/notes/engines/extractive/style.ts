@@ -76,6 +76,8 @@ const REWRITES: readonly (readonly [RegExp, string])[] = [
   [/(^|\s)(?:i|we) (?:do|did) not (?:appreciate|recognize|palpate)(?: any)?\b/g, '$1no'],
   [/(^|\s)(?:i|we) (?:do |did |can |also )*(?:appreciate|recognize|palpate)(?: a| an| some)?\b/g, '$1'],
   [/^on (?:his|her|their|the patient's|the|today's) ((?:[a-z]+ ){0,2})(exam|examination),? /, '$1$2: '],
+  // "On physical examination, I do hear a murmur": the lead-in names no part, so only the finding stays.
+  [/^on (?:physical )?exam(?:ination)?,? (?!of\b)/, ''],
   [/\b(he|she|they|the patient|it) (?:does|do) have\b/g, '$1 has'],
 ];
 
