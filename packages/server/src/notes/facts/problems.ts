@@ -10,12 +10,13 @@ import type { FactPolarity, FactSpeaker } from '@chartwright/protocol';
 
 import type { Kind } from '../engines/extractive/lexicons.js';
 import { answerOf, functionAnswer } from './answers.js';
-import { attributesIn, locationIn, sideCorrection, sideIn, withSideCorrected } from './attributes.js';
+import { attributesIn, locationIn, sideIn } from './attributes.js';
 import { conditionsIn } from './condition-mentions.js';
 import { turnsSource, type DraftOf } from './draft.js';
 import type { Exchange } from './exchanges.js';
 import { relativeIn } from './lexicon/relatives.js';
 import { mentionPolarity } from './polarity.js';
+import { withSidesAnswered, withSidesCorrected } from './problem-sides.js';
 import { symptomsIn, topicsAsked, type Found } from './symptom-mentions.js';
 import { systemOf } from './systems.js';
 import { clauseAround, type Utterance } from './utterances.js';
@@ -30,9 +31,13 @@ export const HYPOTHETICAL =
 /** Hypotheticals whose scope is the whole clause ("some people get dizzy on this"). */
 const GENERAL_TALK =
   /\b(?:some people|most people|a lot of people|many people|side effects?|can cause|could cause|may cause|might cause|risk of|signs of|warning signs)\b/;
-/** Hypotheticals whose scope starts at the trigger ("… today, to make sure there is no clot"). */
+/**
+ * Hypotheticals whose scope starts at the trigger ("… today, to make sure there is no clot"),
+ * likenesses ("it felt like I was having a heart attack", "as if") and what others would do ("and
+ * then they would have a heart attack at 50"): none is what the patient had.
+ */
 const CONDITIONAL =
-  /\b(?:if|in case|should you|unless|make sure|watch (?:for|out)|look out for|call (?:me|us|the office|911)|let (?:me|us) know|go to the (?:er|emergency))\b/;
+  /\b(?:if|in case|should you|unless|make sure|watch (?:for|out)|look out for|call (?:me|us|the office|911)|let (?:me|us) know|go to the (?:er|emergency)|as if|as though|(?:felt|feels|feel|feeling) like (?:i|i'm|i am|i was|he was|she was|they were) (?:having|going to have|about to have)|thought (?:i|he|she|they) (?:was|were) having|(?:they|people|someone|somebody) would)\b/;
 
 /** What side effects are talked of is real, whatever the effects: "the side effects of metformin". */
 const EFFECTS_OF = /\bside effects? (?:of|with|from|on) (?:the |your |this |that )?$/;
@@ -300,77 +305,6 @@ const asReview = (problem: ProblemDraft): RosDraft => ({
   speaker: problem.speaker,
   source: problem.source,
 });
-
-/** "Is that the left hand?" "No, the other one. My right.": the side of the problem just told. */
-const SIDE_ASKED =
-  /\b(?:which (?:side|one|hand|foot|knee|leg|arm|ear|eye)|(?:left|right) or (?:left|right)|is (?:it|that|this) (?:the|your|on the) (?:left|right))\b/;
-const OTHER_SIDE = /\b(?:the other (?:one|side)|the opposite)\b/;
-const SIDE_REACH = 3;
-
-function sideAnswered(exchange: Exchange): ProblemDraft['laterality'] {
-  const { question } = exchange;
-  if (!SIDE_ASKED.test(question.text)) return undefined;
-  const answer = exchange.spoken.join(' ').toLowerCase();
-  const said = sideIn(answer);
-  if (said !== undefined) return said;
-  const asked = sideIn(question.text);
-  if (asked !== 'left' && asked !== 'right') return undefined;
-  if (OTHER_SIDE.test(answer)) return asked === 'left' ? 'right' : 'left';
-  return answerOf(exchange.spoken, exchange.form).polarity === 'present' ? asked : undefined;
-}
-
-/** The side an answer gives goes to the located problem the patient told just before. */
-function withSidesAnswered(problems: readonly ProblemDraft[], exchanges: readonly Exchange[]): ProblemDraft[] {
-  const sided = [...problems];
-  for (const exchange of exchanges) {
-    const side = sideAnswered(exchange);
-    if (side === undefined) continue;
-    const turn = exchange.question.turn;
-    const index = sided.findLastIndex(
-      (problem) =>
-        problem.polarity === 'present' &&
-        problem.location !== undefined &&
-        problem.source.turns.some((told) => told <= turn && told >= turn - SIDE_REACH),
-    );
-    const problem = sided[index];
-    if (problem === undefined) continue;
-    sided[index] = {
-      ...problem,
-      laterality: side,
-      text: `${side} ${problem.name}`,
-      source: turnsSource([...problem.source.turns, turn, exchange.answerTurn]),
-    };
-  }
-  return sided;
-}
-
-/**
- * A side the patient corrects, asked or not ("some right knee pain … tell me about it" "it's not
- * the right knee, it's the left knee"): the problem told with the denied side just before takes
- * the side said instead.
- */
-function withSidesCorrected(problems: readonly ProblemDraft[], utterances: readonly Utterance[]): ProblemDraft[] {
-  const sided = [...problems];
-  for (const utterance of utterances) {
-    const correction = utterance.speaker === 'clinician' ? null : sideCorrection(utterance.text);
-    if (correction === null) continue;
-    const { denied } = correction;
-    const index = sided.findLastIndex(
-      (problem) =>
-        problem.laterality === denied &&
-        problem.source.turns.some((told) => told < utterance.turn && told >= utterance.turn - SIDE_REACH),
-    );
-    const problem = sided[index];
-    if (problem === undefined) continue;
-    sided[index] = {
-      ...problem,
-      laterality: correction.side,
-      text: withSideCorrected(problem.text, correction),
-      source: turnsSource([...problem.source.turns, utterance.turn]),
-    };
-  }
-  return sided;
-}
 
 export function problemFacts(context: ProblemContext): (ProblemDraft | RosDraft)[] {
   const review = reviewTurns(context.utterances);

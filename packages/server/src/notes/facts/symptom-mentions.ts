@@ -119,6 +119,14 @@ const SEASON_BEFORE = /\b(?:this|last|next|every|early|late) $/;
 const SEASON_AFTER = /^ (?:pollen|allergies|season|semester|weather|leaves|break|and winter|and spring)\b/;
 const INJURY = /\b(?:hurt|injur\w*|broke|fractur\w*|hit|landed|twist\w*|sprain\w*|bruis\w*|slipp\w*|tripp\w*)\b/;
 
+/** Weight to be lost on purpose ("I've been trying to lose weight") is a goal, not a change to chart. */
+const WEIGHT_GOAL =
+  /\b(?:try|trying|tried|want|wants|wanted|need|needs|needed|should|have to|has to|going to|plan|planning|hope|hoping|working on|goal is)(?: to)? (?:\w+ ){0,2}lose\b/;
+
+function weightAsGoal(text: string, mention: { entry: SymptomEntry; start: number; end: number }): boolean {
+  return mention.entry.name === 'weight loss' && WEIGHT_GOAL.test(clauseAround(text, mention.start).text);
+}
+
 function fallAsSeason(text: string, mention: { entry: SymptomEntry; start: number; end: number }): boolean {
   if (mention.entry.name !== 'falls' || text.slice(mention.start, mention.end) !== 'fall') return false;
   const before = text.slice(Math.max(0, mention.start - 12), mention.start);
@@ -133,12 +141,17 @@ export function symptomsIn(text: string, fallbackLocation?: string): Found[] {
   const actions = [...text.matchAll(CLINICIAN_ACTION)].map((action) => action.index);
   const found: Found[] = MATCHER.find(text)
     .filter(
-      (mention) => !actions.includes(mention.start) && !internalGrowth(text, mention) && !fallAsSeason(text, mention),
+      (mention) =>
+        !actions.includes(mention.start) &&
+        !internalGrowth(text, mention) &&
+        !fallAsSeason(text, mention) &&
+        !weightAsGoal(text, mention),
     )
     .map((mention) => ({ name: mention.entry.name, start: mention.start, end: mention.end }));
   for (const [name, first, second, replaces] of COMPOUNDS) {
     const a = first.exec(text);
     if (a === null || !second.test(text) || found.some((mention) => mention.name === name)) continue;
+    if (name === 'weight change' && WEIGHT_GOAL.test(text)) continue;
     if (replaces !== undefined) found.splice(0, found.length, ...found.filter((mention) => mention.name !== replaces));
     found.push({ name, start: a.index, end: a.index + a[0].length });
   }

@@ -3,7 +3,15 @@ import type { RosSystem } from './lexicon/ros-systems.js';
 import { conditionsIn } from './condition-mentions.js';
 import { SYMPTOMS } from './lexicon/symptoms.js';
 
-const SYSTEM_OF = new Map(SYMPTOMS.map((entry) => [entry.name, entry.system]));
+/** Symptoms named by two words apart or asked of in one (symptom-mentions.ts), not in the lexicon. */
+const NAMED_APART: readonly (readonly [string, RosSystem])[] = [
+  ['weight change', 'Constitutional'],
+  ['vision problems', 'Eyes'],
+];
+const SYSTEM_OF = new Map<string, RosSystem>([
+  ...SYMPTOMS.map((entry): [string, RosSystem] => [entry.name, entry.system]),
+  ...NAMED_APART,
+]);
 const LOCATION_SYSTEMS: readonly (readonly [RegExp, RosSystem])[] = [
   [/^chest/, 'Cardiovascular'],
   [/^(?:abdomen|belly|stomach)/, 'Gastrointestinal'],

@@ -21,15 +21,20 @@ export const RELATIVES: readonly (readonly [RegExp, string])[] = [
 const POSSESSED_RELATIVE =
   /\b(?:my|his|her|your|their|our|the patient's|patient's)\s+(?:(?:late|older|younger|big|little|maternal|paternal|twin)\s+)?([a-z]+)\b/g;
 
-/** The relation of the relative named in `text` as someone's own, if one is. */
+/**
+ * The relation of the relative named in `text` as someone's own, if one is; of the last one named
+ * when there are several, the one what follows is about ("my mom had lymphoma and my dad had
+ * prostate cancer").
+ */
 export function relativeIn(text: string): string | undefined {
-  POSSESSED_RELATIVE.lastIndex = 0;
-  for (let match = POSSESSED_RELATIVE.exec(text); match !== null; match = POSSESSED_RELATIVE.exec(text)) {
+  let last: string | undefined;
+  for (const match of text.matchAll(POSSESSED_RELATIVE)) {
+    // "My grandmother on my mom's side": the side of the family, not another relative.
+    if (/^(?:'s)? side\b/.test(text.slice(match.index + match[0].length))) continue;
     const word = match[1] ?? '';
-    const relation = RELATIVES.find(([pattern]) => pattern.test(word))?.[1];
-    if (relation !== undefined) return relation;
+    last = RELATIVES.find(([pattern]) => pattern.test(word))?.[1] ?? last;
   }
-  return undefined;
+  return last;
 }
 
 /** The relation named anywhere in `text` ("mother", "grandfather"), possessed or not. */
