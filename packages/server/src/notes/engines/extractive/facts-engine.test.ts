@@ -20,10 +20,11 @@ const VISIT = `[doctor] good morning . what brings you in today ?
 
 const PERSON = /\b(?:i|i'm|me|my|we|us|our|you|your)\b/i;
 
-async function note(): Promise<GeneratedNote> {
+/** The history-and-physical note of a visit (by default the one above). */
+async function note(visit = VISIT): Promise<GeneratedNote> {
   const template = findCuratedTemplate('history_and_physical');
   if (template === undefined) throw new Error('no history_and_physical template');
-  return extractiveGenerator.generate({ template, conversation: parseConversation(VISIT), context: {} });
+  return extractiveGenerator.generate({ template, conversation: parseConversation(visit), context: {} });
 }
 
 const sectionText = (generated: GeneratedNote, key: string) =>
@@ -110,11 +111,7 @@ describe('the history sections, written from the facts', () => {
 [doctor] And how is your type 2 diabetes?
 [patient] Good, my diabetes is controlled with diet.`;
 
-  async function historyNote() {
-    const template = findCuratedTemplate('history_and_physical');
-    if (template === undefined) throw new Error('no history_and_physical template');
-    return extractiveGenerator.generate({ template, conversation: parseConversation(HISTORY_VISIT), context: {} });
-  }
+  const historyNote = () => note(HISTORY_VISIT);
 
   it("keeps a companion's account apart, marked as theirs", async () => {
     const social = sectionText(await historyNote(), 'social_history');
@@ -137,17 +134,11 @@ describe('the history sections, written from the facts', () => {
 
 describe('the story of the present illness', () => {
   it('does not list again a symptom the story told in its own words', async () => {
-    const template = findCuratedTemplate('history_and_physical');
-    if (template === undefined) throw new Error('no history_and_physical template');
     // Written for this test.
     const visit = `[doctor] What brings you in?
 [patient] I have been feeling lightheaded every once in a while, and my belly gets bloated after dinner.
 [doctor] Okay.`;
-    const generated = await extractiveGenerator.generate({
-      template,
-      conversation: parseConversation(visit),
-      context: {},
-    });
+    const generated = await note(visit);
     const story = sectionText(generated, 'history_of_present_illness');
     expect(story).toMatch(/lightheaded/i);
     expect(story).not.toMatch(/reports[^.]*lightheadedness/i);
@@ -157,19 +148,13 @@ describe('the story of the present illness', () => {
 
 describe('the results section', () => {
   it('files a test still to be done as no result', async () => {
-    const template = findCuratedTemplate('history_and_physical');
-    if (template === undefined) throw new Error('no history_and_physical template');
     // Written for this test.
     const visit = `[patient] My pediatrician wants to know if her kidneys are okay.
 [doctor] The only way to know that is to do a kidney ultrasound.
 [doctor] Let me put that into the system, and then downstairs they can do the ultrasound.
 [doctor] Her last blood work came back normal.
 [doctor] The nurse will give you instructions for the ultrasound.`;
-    const generated = await extractiveGenerator.generate({
-      template,
-      conversation: parseConversation(visit),
-      context: {},
-    });
+    const generated = await note(visit);
     const results = sectionText(generated, 'results');
     expect(results).toMatch(/blood work[^.]*normal/i);
     expect(results).not.toMatch(/ultrasound/i);
@@ -178,18 +163,12 @@ describe('the results section', () => {
 
 describe('the chief complaint', () => {
   it('takes the side the patient corrects it to', async () => {
-    const template = findCuratedTemplate('history_and_physical');
-    if (template === undefined) throw new Error('no history_and_physical template');
     // Written for this test.
     const visit = `[doctor] i understand you've come in with some right knee pain can you tell me about it
 [patient] it's not the right knee it's the left knee
 [doctor] okay the left knee
 [patient] it gives out on me when i walk`;
-    const generated = await extractiveGenerator.generate({
-      template,
-      conversation: parseConversation(visit),
-      context: {},
-    });
+    const generated = await note(visit);
     expect(sectionText(generated, 'chief_complaint')).toBe('Left knee pain.');
     expect(sectionText(generated, 'review_of_systems')).not.toMatch(/right knee/i);
   });
@@ -197,18 +176,12 @@ describe('the chief complaint', () => {
 
 describe('stutters', () => {
   it('reads a stutter written with a hyphen as the word, so no first person slips through', async () => {
-    const template = findCuratedTemplate('history_and_physical');
-    if (template === undefined) throw new Error('no history_and_physical template');
     // Written for this test.
     const visit = `[doctor] How has the eating been?
 [patient] Not great. I-I think I need to go clean for a couple of weeks.
 [doctor] Okay. On exam, I-I do appreciate a 3/6 systolic ejection murmur.
 [doctor] For your diabetes, y-you know, it is a little out of control, so I-I'd like to increase the metformin to 1000 mg twice a day.`;
-    const generated = await extractiveGenerator.generate({
-      template,
-      conversation: parseConversation(visit),
-      context: {},
-    });
+    const generated = await note(visit);
     const text = generated.sections.flatMap((section) => section.sentences.map((sentence) => sentence.text)).join(' ');
     expect(text).not.toMatch(/\b(?:i-i|y-you|i-i'd)\b/i);
     expect(sectionText(generated, 'physical_exam')).toMatch(/3\/6 systolic ejection murmur/);
