@@ -17,12 +17,17 @@ function medicationLine(medication: FactOf<'medication'>): string {
   return `${base}${frequency}${changeText(medication)}`;
 }
 
-/** A change the clinician made is today's; one the patient tells of ("so I stopped") happened before. */
+/**
+ * A change the clinician made is today's; a stop the patient tells of ("so I stopped") happened
+ * before. Only a stop can be the patient's (medications.ts): a start or adjustment on a drug the
+ * patient named first ("I take ibuprofen" … "I'll prescribe ibuprofen 800") is the clinician's.
+ */
 function changeText(medication: FactOf<'medication'>): string {
   if (medication.change === undefined || medication.change === 'continued') {
     return medication.status === 'stopped' ? ', stopped' : '';
   }
-  return medication.speaker === 'clinician' ? `, ${medication.change} today` : `, ${medication.change} by the patient`;
+  const patients = medication.change === 'stopped' && medication.speaker !== 'clinician';
+  return patients ? ', stopped by the patient' : `, ${medication.change} today`;
 }
 
 /** One fact per medication name: the visit's word over the chart's, and both cited. */

@@ -203,6 +203,14 @@ Doctor: Okay. Let's start sumatriptan 50 mg at the onset of a headache.`),
     expect(text).toContain('Acetaminophen, stopped by the patient.');
     expect(text).not.toMatch(/acetaminophen, stopped today/i);
     expect(text).toMatch(/Sumatriptan 50 mg[^.\n]*, started today\./);
+    // The patient names the drug first; the clinician's prescription of it is still today's.
+    const prescribed = textOf(
+      await generate(`Doctor: Are you taking anything for it?
+Patient: Just some ibuprofen for the swelling.
+Doctor: Okay. I'm going to prescribe you ibuprofen 800 milligrams, and you can take that twice a day.`),
+    );
+    expect(prescribed).toMatch(/Ibuprofen 800 mg[^.\n]*, started today\./);
+    expect(prescribed).not.toMatch(/by the patient/);
   });
 
   it('puts a SOAP visit in the right sections', async () => {
