@@ -39,11 +39,18 @@ export function testsNamed(text: string): { name: string; start: number }[] {
   return MATCHER.find(text).map((mention) => ({ name: mention.entry.name, start: mention.start }));
 }
 
+/** What the patient eats or drinks ("reduce your sodium intake to 2,300 milligrams"): advice, not a level measured. */
+const INTAKE_BEFORE =
+  /\b(?:reduc\w*|cut\w*(?: back| down)?(?: on)?|limit\w*|lower\w*|decreas\w*|watch\w*|avoid\w*|less|more)\s+(?:your |his |her |their |the )?$/;
+const INTAKE_AFTER = /^\s*(?:intake|consumption|in (?:your|his|her|their|the) diet)\b/;
+
 export function resultOf(text: string): ResultSaid | null {
   const [mention] = MATCHER.find(text);
   if (mention === undefined) return null;
   const after = text.slice(mention.end);
-  if (!RESULT_LANGUAGE.test(after) || ORDER_LANGUAGE.test(text.slice(0, mention.start))) return null;
+  const before = text.slice(0, mention.start);
+  if (!RESULT_LANGUAGE.test(after) || ORDER_LANGUAGE.test(before)) return null;
+  if (INTAKE_AFTER.test(after) || INTAKE_BEFORE.test(before)) return null;
   // "… a strep test, and if that is positive …" says what would follow a result, not what it was.
   const said = after.split(/\bif\b/)[0] ?? after;
   const value = VALUE.exec(said);
