@@ -142,9 +142,12 @@ function splitClauses(sentence: string): string[] {
 const QUESTION_START =
   /^(?:tell me (?:about|what|how|more|when|where)|describe|do|does|did|are|is|was|were|have|has|had|can|could|would|will|any|anything|how|what|when|where|why|which|who|ever|or)\b(?! (?:i|we) (?:want|would|will|am|think|do|need|recommend|like))/;
 
-/** A clinician's question inside running speech ("so tell me have you experienced any numbness"). */
+/**
+ * A clinician's question inside running speech ("so tell me have you experienced any numbness",
+ * "and any other symptoms like a cough or dizziness", though not "call if you have any other symptoms").
+ */
 const INLINE_QUESTION =
-  /\b(?:have you (?:had|experienced|noticed|felt|been having|ever had)|do you (?:have|get|feel|notice)|did you (?:have|notice|feel)|are you (?:having|experiencing|noticing)|any kind of)\b/;
+  /\b(?:have you (?:had|experienced|noticed|felt|been having|ever had)|do you (?:have|get|feel|notice)|did you (?:have|notice|feel)|are you (?:having|experiencing|noticing)|any kind of|(?<!\bif (?:you|he|she|they) (?:have|has|get|gets|notice|notices|develop|develops) )any other (?:symptoms|problems|issues|complaints))\b/;
 
 const asksInline = (speaker: Speaker, lower: string) => speaker === 'clinician' && INLINE_QUESTION.test(lower);
 
