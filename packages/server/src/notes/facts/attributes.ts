@@ -43,8 +43,9 @@ const SIDE_IS_FINE =
  */
 const SIDE_CLAUSE = /\s*[,.;]\s*|(?<!\bnot)\s+(?=(?:not )?(?:the|my|on the) (?:left|right)\b)/;
 const CORRECTED = /\b(?:no|sorry|i mean|actually|wait|rather)\b/;
-/** A side said not to be the one: "not the right knee", "not my left". */
-export const SIDE_DENIED = /^\s*not (?:the|my|on the|your|her|his) (?:left|right)\b/;
+/** A side said not to be the one: "not the right knee", "not my left"; anywhere, and opening a clause. */
+const SIDE_CORRECTED = /\bnot (?:the|my|on the|your|her|his) (left|right)\b/;
+const SIDE_DENIED = new RegExp(`^\\s*${SIDE_CORRECTED.source}`);
 
 /**
  * The side a text names, if it names one: the side said after a correction ("the right. no, sorry,
@@ -68,8 +69,6 @@ export function sideIn(text: string): SymptomAttributes['laterality'] {
   }
   return side;
 }
-
-const SIDE_CORRECTED = /\bnot (?:the|my|on the|your|her|his) (left|right)\b/;
 
 /** "It's not the right knee, it's the left": the side said not to be it, and the side said instead. */
 export function sideCorrection(text: string): { denied: string; side: 'left' | 'right' | 'bilateral' } | null {

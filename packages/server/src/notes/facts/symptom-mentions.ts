@@ -5,7 +5,7 @@
  * ("has it been swollen?" after the knee).
  */
 import { locationIn } from './attributes.js';
-import { PhraseMatcher } from './mentions.js';
+import { PhraseMatcher, type Mention } from './mentions.js';
 import { INTERNAL_ORGANS, PAIN_WORDS, STIFFNESS_WORDS, SWELLING_WORDS } from './lexicon/anatomy.js';
 import { SYMPTOMS, type SymptomEntry } from './lexicon/symptoms.js';
 import { clauseAround } from './utterances.js';
@@ -99,15 +99,15 @@ function locatedComplaints(text: string, found: readonly Found[], fallbackLocati
 /** A symptom word as the verb of what the clinician does: "we'll numb it up" is the anaesthetic. */
 const CLINICIAN_ACTION = /\bnumb (?:it|this|that|the (?:area|skin|spot)|you|him|her)\b/g;
 
-/** Growths the skin system names ("lesion", "mass", "nodule"), unless an organ inside is named with them. */
-const GROWTHS: ReadonlySet<string> = new Set(['skin lesion', 'mass']);
+type LexiconMention = Mention<SymptomEntry>;
+
+/** A growth the skin system names ("lesion", "mass", "nodule") said of an organ inside the body. */
 const ORGAN_BEFORE = new RegExp(`${INTERNAL_ORGANS.source}\\s+(?:\\w+\\s+)?$`);
 const ORGAN_AFTER = new RegExp(
   `^\\s+(?:on|in|of|at) (?:the |his |her |your |my |a )?(?:\\w+ )?${INTERNAL_ORGANS.source}`,
 );
 
-function internalGrowth(text: string, mention: { entry: SymptomEntry; start: number; end: number }): boolean {
-  if (!GROWTHS.has(mention.entry.name)) return false;
+function internalGrowth(text: string, mention: LexiconMention): boolean {
   return (
     ORGAN_BEFORE.test(text.slice(Math.max(0, mention.start - 40), mention.start)) ||
     ORGAN_AFTER.test(text.slice(mention.end))
@@ -123,12 +123,12 @@ const INJURY = /\b(?:hurt|injur\w*|broke|fractur\w*|hit|landed|twist\w*|sprain\w
 const WEIGHT_GOAL =
   /\b(?:try|trying|tried|want|wants|wanted|need|needs|needed|should|have to|has to|going to|plan|planning|hope|hoping|working on|goal is)(?: to)? (?:\w+ ){0,2}lose\b/;
 
-function weightAsGoal(text: string, mention: { entry: SymptomEntry; start: number; end: number }): boolean {
-  return mention.entry.name === 'weight loss' && WEIGHT_GOAL.test(clauseAround(text, mention.start).text);
+function weightAsGoal(text: string, mention: LexiconMention): boolean {
+  return WEIGHT_GOAL.test(clauseAround(text, mention.start).text);
 }
 
-function fallAsSeason(text: string, mention: { entry: SymptomEntry; start: number; end: number }): boolean {
-  if (mention.entry.name !== 'falls' || text.slice(mention.start, mention.end) !== 'fall') return false;
+function fallAsSeason(text: string, mention: LexiconMention): boolean {
+  if (text.slice(mention.start, mention.end) !== 'fall') return false;
   const before = text.slice(Math.max(0, mention.start - 12), mention.start);
   const after = text.slice(mention.end);
   if (SEASON_AFTER.test(after)) return true;
@@ -136,16 +136,21 @@ function fallAsSeason(text: string, mention: { entry: SymptomEntry; start: numbe
   return SEASON_BEFORE.test(before);
 }
 
+/** The symptoms whose words can be said of something else, and how to tell (by the symptom's name). */
+const SAID_OF_SOMETHING_ELSE: Readonly<Record<string, (text: string, mention: LexiconMention) => boolean>> = {
+  'skin lesion': internalGrowth,
+  mass: internalGrowth,
+  falls: fallAsSeason,
+  'weight loss': weightAsGoal,
+};
+
 /** Every symptom `text` names, in order; `fallbackLocation` is the body part just talked about. */
 export function symptomsIn(text: string, fallbackLocation?: string): Found[] {
   const actions = [...text.matchAll(CLINICIAN_ACTION)].map((action) => action.index);
   const found: Found[] = MATCHER.find(text)
     .filter(
       (mention) =>
-        !actions.includes(mention.start) &&
-        !internalGrowth(text, mention) &&
-        !fallAsSeason(text, mention) &&
-        !weightAsGoal(text, mention),
+        !actions.includes(mention.start) && !(SAID_OF_SOMETHING_ELSE[mention.entry.name]?.(text, mention) ?? false),
     )
     .map((mention) => ({ name: mention.entry.name, start: mention.start, end: mention.end }));
   for (const [name, first, second, replaces] of COMPOUNDS) {

@@ -51,11 +51,6 @@ function expandContractions(text: string): string {
 }
 
 /**
- * Text-level clean-up before tokenizing: cut-off words ("sh- shows"), ellipses, dashes, then
- * stutters ("it's , it's been" → "it's been", collapsed before contractions are spelled out, since
- * "it's" may become "it is" or "it has"), then contractions.
- */
-/**
  * A stutter written with a hyphen: the start of a word, or the word itself, said again ("i-i think",
  * "y-you know", "and-and"). Not a prefix ("re-read", "pre-op"): only a repeat of one or two letters,
  * or of the whole word.
@@ -69,6 +64,11 @@ function unstuttered(text: string): string {
   });
 }
 
+/**
+ * Text-level clean-up before tokenizing: cut-off words ("sh- shows"), ellipses, dashes, then
+ * stutters ("it's , it's been" → "it's been", collapsed before contractions are spelled out, since
+ * "it's" may become "it is" or "it has"), then contractions.
+ */
 function preclean(text: string): string {
   const unbroken = unstuttered(text)
     .replace(/(?<=^|\s)[\p{L}]+-(?=\s|$)/gu, ' ')
