@@ -12,7 +12,9 @@ function vitals(sheet: FactSheet): Written[] {
 
 function exam(sheet: FactSheet): Written[] {
   return ofKind(sheet.facts, 'exam').map((finding) => {
-    const text = /^[A-Z][A-Za-z ,]+:/.test(finding.text) ? finding.text : `${finding.system}: ${finding.finding}`;
+    const text = /^[A-Z][A-Za-z ,]+:/.test(finding.text)
+      ? finding.text
+      : `${finding.system}: ${capitalize(finding.finding)}`;
     return { text: sentence(text), facts: [finding] };
   });
 }

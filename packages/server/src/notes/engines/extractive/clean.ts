@@ -248,6 +248,64 @@ function tidyPunctuation(tokens: readonly string[]): string[] {
 }
 
 /**
+ * Words a written phrase never stops after: a comma after one marks where the speaker paused
+ * ("she has , uh , decreased range" → "she has, decreased range" once the filler is gone).
+ */
+const OPENS_A_PHRASE = new Set(
+  'a an the another of from with into onto for at about some any every his my your their our its be been very'.split(
+    ' ',
+  ),
+);
+/** Verbs that may also end a clause ("where his finger is, my finger …"): a pause only before a phrase's body. */
+const AUXILIARY_VERBS = new Set('is was are were has have had'.split(' '));
+const POSSESSIVES = new Set('my his her their your our its'.split(' '));
+/**
+ * A comma before these is where something else begins: a clause ("any , there is a little fluid"),
+ * a restarted phrase ("in about , in a couple of days") or an afterthought ("have , really").
+ */
+const STARTS_SOMETHING_ELSE = new Set(
+  (
+    'there he she they it i we you in on at of for with from to by about after before ' +
+    'really though too either anyway now then again'
+  ).split(' '),
+);
+/** After "no", also an answer's end: "no , the pain is better". */
+const STARTS_AFTER_NO = new Set('the this that not'.split(' '));
+
+function isPauseComma(before: string, after: string, first: boolean): boolean {
+  if (!isWord(after) || STARTS_SOMETHING_ELSE.has(after)) return false;
+  if (before === 'no') return !first && !STARTS_AFTER_NO.has(after);
+  if (before === 'am') return after === 'been';
+  if (AUXILIARY_VERBS.has(before)) return !POSSESSIVES.has(after);
+  return OPENS_A_PHRASE.has(before);
+}
+
+/**
+ * Drops the pauses written as commas inside a phrase, which split "no , fever" and "there is no ,
+ * fracture" in two for every reader (and for the negation's reach), and a restarted auxiliary ("the
+ * pain is , has been going away" → "has been"; "he is , been" → "he has been").
+ */
+function dropPauseCommas(tokens: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let index = 0; index < tokens.length; index++) {
+    const token = tokens[index] ?? '';
+    const before = (out.at(-1) ?? '').toLowerCase();
+    const after = (tokens[index + 1] ?? '').toLowerCase();
+    if (token !== ',' || !isPauseComma(before, after, out.length === 1)) {
+      out.push(token);
+      continue;
+    }
+    if (before === 'a' && /^[aeio]/.test(after) && !after.startsWith('one'))
+      out[out.length - 1] = `${out.at(-1) ?? 'a'}n`;
+    if (!AUXILIARY_VERBS.has(before) && before !== 'am') continue;
+    if (AUXILIARY_VERBS.has(after)) out.pop();
+    else if (after === 'been' && !before.startsWith('ha'))
+      out[out.length - 1] = /^(?:is|was)$/.test(before) ? 'has' : 'have';
+  }
+  return out;
+}
+
+/**
  * Speech as said, for reading answers: lower case, contractions spelled out, numbers as digits,
  * but fillers and "okay"/"yeah" kept ("mm-hmm" is a yes).
  */
@@ -260,5 +318,5 @@ export function spokenForm(text: string): string {
 /** One spoken sentence or clause → its cleaned tokens (possibly none). */
 export function cleanSpeech(text: string): string[] {
   const tokens = tokenize(preclean(text));
-  return tidyPunctuation(dropFrame(collapseRepeats(dropFillers(dropFrame(tokens)))));
+  return dropPauseCommas(tidyPunctuation(dropFrame(collapseRepeats(dropFillers(dropFrame(tokens))))));
 }

@@ -176,6 +176,27 @@ describe('extractive engine', () => {
     expect(textOf(await generate(COUGH))).not.toMatch(/\b(?:you know|good morning|thank)\b/i);
   });
 
+  it('writes no comma where a filler was said inside a phrase, in the history, the exam and the results', async () => {
+    const note = await generate(
+      [
+        '[doctor] what happened to your knee ?',
+        "[patient] i was , um , trying to change a light bulb and i twisted it . i've , uh , been taking ibuprofen .",
+        '[patient] the knee pain has been getting worse since friday .',
+        '[doctor] on exam there is no , uh , swelling of the knee . there is , um , some tenderness over the medial joint line .',
+        '[doctor] looking at the x-ray there is no , um , fracture . no , there is a little bit of , uh , fluid .',
+      ].join('\n'),
+    );
+    const text = textOf(note);
+    expect(text).toMatch(/was trying to change a light bulb/i);
+    expect(text).toMatch(/has been taking ibuprofen/i);
+    expect(text).toMatch(/no swelling of the knee/i);
+    expect(text).toMatch(/no fracture/i);
+    expect(text).toMatch(/a little bit of fluid/i);
+    // An answer's "no" before a clause keeps its comma: "no there is …" would read as one denial.
+    expect(text).not.toMatch(/\bno there\b/i);
+    expect(text).not.toMatch(/\b(?:was|is|of|some|has|have|been), |\bno, (?!there)/i);
+  });
+
   it('keeps numbers and doses exactly, spoken ones as digits', async () => {
     const cough = textOf(await generate(COUGH));
     for (const dose of [
@@ -221,7 +242,9 @@ Doctor: Okay. I'm going to prescribe you ibuprofen 800 milligrams, and you can t
     expect(textOf(note, 'subjective')).toContain('Medications: Ibuprofen 400 mg twice daily.');
     expect(textOf(note, 'subjective')).toContain('Allergies: Penicillin (hives).');
     expect(textOf(note, 'objective')).toContain('Blood pressure: 120/80 mmHg.');
-    expect(textOf(note, 'objective')).toContain('tenderness to palpation over the lumbar paraspinal muscles');
+    expect(textOf(note, 'objective')).toContain(
+      'Musculoskeletal: Tenderness to palpation over the lumbar paraspinal muscles.',
+    );
     expect(textOf(note, 'objective')).toContain('X-ray showed no fracture.');
     expect(textOf(note, 'assessment')).toBe('Lumbar strain.');
     expect(textOf(note, 'plan')).toContain('Advised to continue the ibuprofen and start physical therapy.');
@@ -233,7 +256,7 @@ Doctor: Okay. I'm going to prescribe you ibuprofen 800 milligrams, and you can t
     expect(textOf(note, 'chief_complaint')).toBe('Cough and shortness of breath.');
     expect(textOf(note, 'medications')).toContain('Lisinopril 10 mg daily.');
     expect(textOf(note, 'family_history')).toBe('Father with asthma.');
-    expect(textOf(note, 'physical_exam')).toContain('scattered wheezes bilaterally');
+    expect(textOf(note, 'physical_exam')).toContain('Respiratory: Scattered wheezes bilaterally.');
     expect(textOf(note, 'assessment')).toContain('acute bronchitis');
     expect(textOf(note, 'plan')).toContain('albuterol inhaler');
     const running = await generate(RUNNING_SPEECH);

@@ -16,6 +16,25 @@ describe('speech → note sentence', () => {
     );
   });
 
+  it('drops the comma a filler leaves inside a phrase, and keeps a restarted verb once', () => {
+    expect(note('i was , um , trying to reach the shelf', 'patient')).toBe('She was trying to reach the shelf.');
+    expect(note('the pain is , uh , has been going away', 'patient')).toBe('The pain has been going away.');
+    expect(note("i'm , been stretching with a , uh , exercise ball", 'patient')).toBe(
+      'She has been stretching with an exercise ball.',
+    );
+    expect(note('there is no , uh , swelling and no , um , redness', 'clinician')).toBe(
+      'There is no swelling and no redness.',
+    );
+    // Where a clause or a restarted phrase follows, the comma is a boundary and stays.
+    expect(note("no , there's a little bit of , uh , fluid", 'clinician')).toBe('No, there is a little bit of fluid.');
+    expect(note('it should be better in about , in a couple of days', 'clinician')).toBe(
+      'It should be better in about, in a couple of days.',
+    );
+    expect(note('that is where the pain is , my knee feels fine', 'patient')).toBe(
+      'That is where the pain is, her knee feels fine.',
+    );
+  });
+
   it("rewrites the patient's first person and the clinician's second person", () => {
     expect(note('i take lisinopril twenty milligrams every morning', 'patient', 'male')).toBe(
       'He takes lisinopril 20 mg every morning.',
