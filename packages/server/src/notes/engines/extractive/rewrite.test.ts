@@ -35,6 +35,24 @@ describe('speech → note sentence', () => {
     );
   });
 
+  it('keeps what a speaker meant where they corrected themselves, and an apology is no correction', () => {
+    expect(note("we'll recheck your a1c in a couple weeks , or , i'm sorry , a couple months", 'clinician')).toBe(
+      'We will recheck her a1c in a couple months.',
+    );
+    expect(
+      note("we'll treat it with penicillin or , i'm sorry , amoxicillin , five hundred milligrams", 'clinician'),
+    ).toBe('We will treat it with amoxicillin, 500 mg.');
+    expect(note('what we call a wide local incision , excuse me , excision', 'clinician')).toBe(
+      'What we call a wide local excision.',
+    );
+    expect(note("your knee is worse , i'm sorry to hear that", 'clinician')).toBe(
+      'Her knee is worse, I am sorry to hear that.',
+    );
+    expect(note('the cough got worse , sorry , i lost my train of thought', 'patient')).toBe(
+      'The cough got worse, sorry, she lost her train of thought.',
+    );
+  });
+
   it("rewrites the patient's first person and the clinician's second person", () => {
     expect(note('i take lisinopril twenty milligrams every morning', 'patient', 'male')).toBe(
       'He takes lisinopril 20 mg every morning.',
