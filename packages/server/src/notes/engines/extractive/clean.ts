@@ -1,4 +1,4 @@
-import { applyCorrections } from './corrections.js';
+import { applyCorrections, dropRestarts } from './corrections.js';
 import { FILLER_PHRASES, FILLER_WORDS, LEADING_MARKERS, TRAILING_MARKERS } from './lexicons.js';
 import { digitize } from '../../../text/spoken-numbers.js';
 import { detokenize, isWord, tokenize } from './text.js';
@@ -319,5 +319,7 @@ export function spokenForm(text: string): string {
 /** One spoken sentence or clause → its cleaned tokens (possibly none). */
 export function cleanSpeech(text: string): string[] {
   const tokens = tokenize(preclean(text));
-  return dropPauseCommas(tidyPunctuation(dropFrame(collapseRepeats(applyCorrections(dropFillers(dropFrame(tokens)))))));
+  return dropPauseCommas(
+    tidyPunctuation(dropFrame(collapseRepeats(dropRestarts(applyCorrections(dropFillers(dropFrame(tokens))))))),
+  );
 }

@@ -1,9 +1,10 @@
 /**
- * Spoken self-corrections: "treat him with penicillin or , i'm sorry , amoxicillin" means
- * amoxicillin. A note that keeps both names a drug, a side or an interval the speaker took back
- * (and the medication list showed penicillin as prescribed).
+ * Spoken self-repairs. A correction: "treat him with penicillin or , i'm sorry , amoxicillin" means
+ * amoxicillin; a note that keeps both names a drug, a side or an interval the speaker took back (and
+ * the medication list showed penicillin as prescribed). A restart: "if she needs to give any , to
+ * give her any iron" means "if she needs to give her any iron".
  */
-import { isWord } from './text.js';
+import { isWord, STOPWORDS } from './text.js';
 
 /** What a speaker says between the words taken back and the words meant. */
 const MARKERS: readonly (readonly string[])[] = [['i', 'am', 'sorry'], ['sorry'], ['excuse', 'me'], ['pardon', 'me']];
@@ -62,6 +63,48 @@ export function applyCorrections(tokens: readonly string[]): string[] {
     }
     if (corrected === null) return current;
     current = corrected;
+  }
+  return current;
+}
+
+/** How far back, in tokens, a restart may find the words it repeats. */
+const RESTART_REACH = 8;
+/** At most this many words are abandoned before a restart. */
+const MAX_ABANDONED = 4;
+/** Function words that can close a phrase: "he is doing well , he is …" is two statements. */
+const CLOSES_A_PHRASE = new Set('well fine good better worse okay ok alright right sure too though'.split(' '));
+
+/**
+ * The abandoned start of a restart, in tokens before `comma`: the same two words that follow the
+ * comma, then at most four words that break off on a function word or a verb ("to give any ,",
+ * "she is doing ,"). A list ("he took some tylenol , he took some ibuprofen") is no restart: its
+ * items end on what they name.
+ */
+function abandonedStart(low: readonly string[], comma: number): number | null {
+  const [first, second] = [low[comma + 1] ?? '', low[comma + 2] ?? ''];
+  if (!isWord(first) || !isWord(second)) return null;
+  for (let at = comma - 2; at >= Math.max(0, comma - RESTART_REACH); at--) {
+    if (/^[.?!;]$/.test(low[at] ?? '')) return null;
+    if (low[at] !== first || low[at + 1] !== second) continue;
+    const abandoned = low.slice(at + 2, comma).filter(isWord);
+    const last = abandoned.at(-1) ?? '';
+    const breaksOff = (STOPWORDS.has(last) || last.endsWith('ing')) && !CLOSES_A_PHRASE.has(last);
+    return abandoned.length > 0 && abandoned.length <= MAX_ABANDONED && breaksOff ? at : null;
+  }
+  return null;
+}
+
+/** Drops each abandoned start a speaker repeated and went on from. */
+export function dropRestarts(tokens: readonly string[]): string[] {
+  let current = [...tokens];
+  for (let comma = current.indexOf(','); comma >= 0; comma = current.indexOf(',', comma + 1)) {
+    const start = abandonedStart(
+      current.map((token) => token.toLowerCase()),
+      comma,
+    );
+    if (start === null) continue;
+    current = [...current.slice(0, start), ...current.slice(comma + 1)];
+    comma = start;
   }
   return current;
 }

@@ -53,6 +53,21 @@ describe('speech → note sentence', () => {
     );
   });
 
+  it('goes on from where a speaker restarted, and keeps a list of like items whole', () => {
+    expect(note('it should not take , it should not delay the surgery', 'clinician')).toBe(
+      'It should not delay the surgery.',
+    );
+    expect(note('we will see if you need to give any , to give you any iron', 'clinician')).toBe(
+      'We will see if she needs to give her any iron.',
+    );
+    expect(note('i took some tylenol , i took some ibuprofen , nothing helped', 'patient')).toBe(
+      'She took some tylenol, she took some ibuprofen, nothing helped.',
+    );
+    expect(note('overall i am doing well , i am taking the right steps', 'patient')).toBe(
+      'Overall she is doing well, she is taking the right steps.',
+    );
+  });
+
   it("rewrites the patient's first person and the clinician's second person", () => {
     expect(note('i take lisinopril twenty milligrams every morning', 'patient', 'male')).toBe(
       'He takes lisinopril 20 mg every morning.',
