@@ -18,13 +18,18 @@ const SYSTEMS: readonly (readonly [string, RegExp])[] = [
   ['Psychiatric', /\b(?:mood|affect|judgment|insight|oriented)\b/],
   [
     'Musculoskeletal',
-    /\b(?:knee|shoulder|hip|ankle|wrist|elbow|back|spine|joint|range of motion|tender\w*|effusion|crepitus|strength|lachman|mcmurray|drawer|straight leg)\b/,
+    /\b(?:knee|shoulder|hip|ankle|wrist|elbow|back|spine|spinous|midline|joint|range of motion|effusion|crepitus|laxity|instability|strength|lachman|mcmurray|drawer|straight leg)\b/,
   ],
 ];
 
+/**
+ * The finding's own words decide, then the statement it was said in ("on abdominal exam … no
+ * tenderness to palpation" is the abdomen's); tenderness with no part named anywhere is the
+ * musculoskeletal exam's.
+ */
 export function examSystemOf(text: string, context = ''): string {
   const named = (words: string) => SYSTEMS.find(([, pattern]) => pattern.test(words))?.[0];
-  return named(text) ?? named(context) ?? 'General';
+  return named(text) ?? named(context) ?? (/\btender/.test(text) ? 'Musculoskeletal' : 'General');
 }
 
 const ABNORMAL =

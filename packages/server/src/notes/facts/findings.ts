@@ -43,7 +43,7 @@ const EXAM_LANGUAGE =
   /\b(?:lungs?|breath sounds|heart|belly|abdomen|neck|throat|ears?|eardrums?|pupils?|skin|extremit\w+|reflexes|pulses?|murmurs?)\b.*\b(?:clear|regular|soft|tender\w*|normal|decreased|diminished|swollen|red|inflamed|intact|symmetric|murmurs?|rhythm|guarding|crackles|wheez\w+|rales|edema)\b|\b(?:no|some|mild) (?:murmurs?|guarding|rebound|edema|crackles|wheez\w+|redness|erythema|swelling)\b|\b(?:swelling|tenderness|redness|bruising|effusion) (?:over|of|on|at|in)\b|\bregular rate and rhythm\b/;
 /** Where one finding ends and the next begins in a dictated exam. */
 const FINDING_BREAK =
-  /\s*(?:(?<!\d)\.|\.(?!\d)|;|,\s*(?:but|and)\s|,\s*(?=(?:no|there is|there are|his|her|their|the(?! patient's))\s)|\s(?:and|but) (?=(?:no|there is|there are|his|her|the)\s)|(?<!'s|\bhis|\bher|\btheir|\bthe|\byour|\bsystolic|\bdiastolic)\s(?=(?:heart|lungs|belly|abdomen|neck)\s))\s*/i;
+  /\s*(?:(?<=[a-z]{3})\s(?=there (?:is|are) (?:no|some|a|an|positive|negative|mild|good|full|normal)\b)|(?<!\d)\.|\.(?!\d)|;|,\s*(?:but|and)\s|,\s*(?=(?:no|there is|there are|his|her|their|the(?! patient's))\s)|\s(?:and|but) (?=(?:no|there is|there are|his|her|the)\s)|(?<!'s|\bhis|\bher|\btheir|\bthe|\byour|\bsystolic|\bdiastolic)\s(?=(?:heart|lungs|belly|abdomen|neck)\s))\s*/i;
 const VITAL_READING =
   /\b(?:temperature|blood pressure|heart rate|pulse|oxygen|saturation|respiratory rate|weight|bmi)\b[^.]*\d/i;
 /** "No murmurs": a finding looked for and not there. */
@@ -58,11 +58,24 @@ const NOT_A_FINDING =
   /^(?:is|are|does|do|did|can|could|would|will|what|where|how|why|which|try|get|let|go ahead|if|far|that is (?:it|good|great|fine|okay)\b|she is welcome|he is welcome|you are welcome)\b|\b(?:could be|possible|possibly|likely|potential causes?|might be|may be|i think)\b|^(?:just |i am |we are )?(?:going to|we will|i will)\b/i;
 /** Words a finding is told in, for one that names no system ("well-nourished, slightly fussy"). */
 const FINDING_WORDS =
-  /\b(?:exam\w*|appear\w*|well[- ]\w+|distress|elderly|wheelchair|ambulat\w*|gait|alert|oriented|comfortable|fussy|pleasant|nourished|developed|normal|abnormal|unremarkable|tender\w*|swell\w*|swollen|pain\w*|bruis\w*|lacerations?|abrasions?|deformit\w+|fractures?|bony|flexion|extension|deviation|strength|sensation|intact|present|absent|positive|negative|doppler|genitalia|mass|masses|nodules?|scars?|ligament|hernia|distention|distension|maneuver|fluid|looks? well|purs\w+|degrees?)\b|\d+\s*(?:\/\s*\d+|cm|mm|centimeters?|millimeters?|degrees?|seconds?|%)/i;
+  /\b(?:exam\w*|appear\w*|well[- ]\w+|distress|edema|pitting|erythema|rash\w*|murmurs?|wheez\w*|crackles|clear|effusion|laxity|elderly|wheelchair|ambulat\w*|gait|alert|oriented|comfortable|fussy|pleasant|nourished|developed|normal|abnormal|unremarkable|tender\w*|swell\w*|swollen|pain\w*|bruis\w*|lacerations?|abrasions?|deformit\w+|fractures?|bony|flexion|extension|deviation|strength|sensation|intact|present|absent|positive|negative|doppler|genitalia|mass|masses|nodules?|scars?|ligament|hernia|distention|distension|maneuver|fluid|looks? well|purs\w+|degrees?)\b|\d+\s*(?:\/\s*\d+|cm|mm|centimeters?|millimeters?|degrees?|seconds?|%)/i;
 
 /** An exam named and nothing found in it: "physical exam", "see her heart exam", "lung exam:" said before the finding. */
 const EXAM_NAMED_ONLY =
-  /^(?:(?:otherwise|on|see|looking at|perform)\s+)*(?:(?:his|her|their|the|your|my|a)\s+)?(?:[a-z]+\s+){0,2}exam(?:ination)?:?\s*$/i;
+  /^(?:(?:of|on) (?:the|his|her|their|your) [a-z]+ )?(?:(?:otherwise|on|see|looking at|perform)\s+)*(?:(?:his|her|their|the|your|my|a)\s+)?(?:[a-z]+\s+){0,2}exam(?:ination)?:?\s*$/i;
+
+/**
+ * A lead-in that names where and not what was found: "of her lower back", "on the x-ray", "on the
+ * right lateral foot near the fifth metatarsophalangeal joint" (the finding said in a clause of
+ * its own).
+ */
+function namesOnlyWhere(text: string): boolean {
+  return (
+    /^(?:based )?(?:of|on|in|at) (?:his|her|their|the|your|the patient's)\b/i.test(text) &&
+    !/\b(?:is|are|was|were|has|have|shows?|showed)\b/i.test(text) &&
+    !FINDING_WORDS.test(text.replace(/\bexam\w*/gi, ''))
+  );
+}
 
 function examFinding(clause: string, utterance: Utterance): ExamDraft | null {
   const text = clause
@@ -87,8 +100,7 @@ function examFinding(clause: string, utterance: Utterance): ExamDraft | null {
     );
   // A sign read out ("temperature is 38.2") is a vital, charted with the vitals.
   if (VITAL_READING.test(text)) return null;
-  // A lead-in ("of her lower back") names where, not what was found.
-  if (!/[a-z]/i.test(text) || /^(?:of|on|in|at) (?:his|her|their|the|your)(?: [\w-]+){1,3}$/i.test(text)) return null;
+  if (!/[a-z]/i.test(text) || namesOnlyWhere(text)) return null;
   if (EXAM_NAMED_ONLY.test(text)) return null;
   // An organ named and nothing found with it ("lungs", the rest of the sentence broken off).
   if (!/\s/.test(text.trim()) && !FINDING_WORDS.test(text)) return null;
