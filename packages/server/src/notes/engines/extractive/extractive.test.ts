@@ -197,6 +197,22 @@ describe('extractive engine', () => {
     expect(text).not.toMatch(/\b(?:was|is|of|some|has|have|been), |\bno, (?!there)/i);
   });
 
+  it('writes each exam finding once, under its system, with no lead-in or bare organ as a finding', async () => {
+    const note = await generate(
+      [
+        '[doctor] hi mr. jones , he is a 50 year old male here for a cough .',
+        '[patient] yes .',
+        '[doctor] let us do a quick physical exam . your heart is nice and regular . your lungs are clear . on the x-ray and your exam , you have some crackles at the left base .',
+        '[patient] okay .',
+      ].join('\n'),
+    );
+    expect(textOf(note, 'physical_exam').split('\n')).toEqual([
+      'Cardiovascular: Heart is nice and regular.',
+      'Respiratory: Lungs are clear.',
+      'Respiratory: He has some crackles at the left base.',
+    ]);
+  });
+
   it('keeps numbers and doses exactly, spoken ones as digits', async () => {
     const cough = textOf(await generate(COUGH));
     for (const dose of [
