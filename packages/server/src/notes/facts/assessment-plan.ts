@@ -101,8 +101,19 @@ function counselling(text: string): string {
 const CLINICAL =
   /\b(?:fluid|infection|inflammation|inflamed|fracture|sprain|strain|tear|\w+itis|\w+osis|viral|virus|bacterial|congestion|disease|syndrome|deficiency|lesion|mass|nodule|cancer|tumou?r|stones?|clot|blockage|injur\w+|damage|reaction|side effect|controlled|uncontrolled|control|stable|worse|worsening|improv\w+|retaining|contusion|bruis\w+|abrasion|laceration|hematoma|concussion|swelling|edema)\b/i;
 
+/** An announcement of the assessment before it is given: "let's talk about my assessment and plan for you, so". */
+const ANNOUNCED =
+  /^.*?\b(?:assessment and (?:my )?plan|my assessment|my impression)(?: (?:for|with) (?:you|him|her|them))?(?: ,)? (?:so |okay |now )*(?=(?:you|he|she|they) (?:have|has)\b)/i;
+/** "You have what we call an MCL strain" is charted as the diagnosis. */
+const YOU_HAVE =
+  /^(?:(?:so|and|okay|now)(?: ,)? )*(?:you|he|she|they) (?:have|has) (?:got )?(?:what (?:we|i) (?:would )?call )?(?:(?:a|an) )?/i;
+
 function impression(tokens: readonly string[]): readonly string[] {
-  const text = tokens.join(' ');
+  const said = tokens.join(' ');
+  const text = said.slice(ANNOUNCED.exec(said)?.[0].length ?? 0);
+  const diagnosed = YOU_HAVE.exec(text);
+  if (diagnosed !== null && CLINICAL.test(text.slice(diagnosed[0].length)))
+    return text.slice(diagnosed[0].length).split(' ');
   const hedged = /^(?:(?:so|that means|and|well|okay|now)(?: ,)? )*i (?:think|believe|suspect|feel)(?: that)? /i.exec(
     text,
   );
@@ -121,7 +132,8 @@ function impression(tokens: readonly string[]): readonly string[] {
     /^(?:(?:so|and|okay|now)(?: ,)? )*(?:my )?(?:assessment|impression|diagnosis) (?:is|would be)(?: that)?(?: ,)? (?:(?:you|he|she|they) (?:have|has|had|are|is) )?(?:(?:a|an) )?/i.exec(
       text,
     );
-  return stated === null || stated[0].length === text.length ? tokens : text.slice(stated[0].length).split(' ');
+  if (stated === null || stated[0].length === text.length) return text === said ? tokens : text.split(' ');
+  return text.slice(stated[0].length).split(' ');
 }
 
 /** The tokens after a problem heading ("for your first problem of ankle pain, …"), its comma dropped. */

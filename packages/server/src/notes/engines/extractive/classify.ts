@@ -136,8 +136,13 @@ function classifyOne(statement: Statement, phase: Phase): Kind {
   if (phase === 'plan' && clinician) {
     if (cue === 'follow_up') return 'follow_up';
     if (cue === 'allergies') return 'allergies';
+    // "let's talk about my assessment and plan … so you have what we call an mcl strain": the
+    // announcement's "let's" is no plan of its own.
+    const announced = PLAN_PHASE_CUES.exec(text);
+    const rest = announced === null ? text : text.slice(announced.index + announced[0].length);
+    if (announced !== null && ASSESSMENT_CUES.test(rest) && !PLAN_CUES.test(rest)) return 'assessment';
     if (PLAN_CUES.test(text)) return 'plan';
-    if (ASSESSMENT_CUES.test(text)) return 'assessment';
+    if (ASSESSMENT_CUES.test(text) || namesDiagnosis(text)) return 'assessment';
     return 'plan';
   }
   if (cue === 'allergies' || cue === 'family_history') return cue;
@@ -192,6 +197,11 @@ function continuesCarried(kind: Kind, phase: Phase, statement: Statement): boole
     phase !== 'history' &&
     (kind === 'plan' || kind === 'assessment' || kind === 'exam' || kind === 'results') &&
     !PLAN_CUES.test(statement.lower) &&
-    !ASSESSMENT_CUES.test(statement.lower)
+    !ASSESSMENT_CUES.test(statement.lower) &&
+    !(phase === 'plan' && namesDiagnosis(statement.lower))
   );
 }
+
+/** A diagnosis named on its own in the plan part ("a medial collateral ligament strain"): the assessment's. */
+const namesDiagnosis = (text: string) =>
+  DIAGNOSIS_WORDS.test(text) && text.split(' ').length <= 8 && !/^(?:or|and|but|so)\b/.test(text);

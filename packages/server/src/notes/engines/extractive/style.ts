@@ -15,7 +15,8 @@ import { detokenize, isWord, tokenize } from './text.js';
 const NARRATION: readonly RegExp[] = [
   /^(?:i am|we are|i will|we will|let me|let us|we will|i want to|i would like to|i wanted to|i need to|i am going to|we are going to)(?: just| quickly| now| also| first| go ahead and| kind of)*(?: going to)? (?:listen|examine|take a (?:quick |closer |good )?look|look|feel|press|push|talk|chat|go over|discuss|move on|go ahead|get started|check (?:you|him|her|them) out|do (?:a|my|the|your|some) (?:quick |brief |little |focused )?(?:physical )?exam(?:ination)?|check (?:on )?(?:your|his|her|the) (?:heart|lungs|last|vitals?|blood pressure|labs|ears|eyes|throat|belly|abdomen|back|legs|reflexes))\b/,
   /^(?:we will|we are going to|let us|i want to|i am going to) (?:just )?(?:review|go over|look at) (?:your|his|her|the|some)\b(?!.*\b(?:weeks?|months?|next|again|showed|shows|revealed|normal|abnormal|elevated)\b)/,
-  /\b(?:talk|chat|go over|discuss) (?:a little bit |a bit )?(?:about )?(?:my |the )?(?:assessment|plan)\b/,
+  // Unless the assessment follows in the same breath ("… my assessment and plan for you so you have …").
+  /\b(?:talk|chat|go over|discuss) (?:a little bit |a bit )?(?:about )?(?:my |the )?(?:assessment|plan)\b(?!.*\b(?:you|he|she|they) (?:have|has) (?:what (?:we|i) (?:would )?call )?(?:a |an )?\w)/,
   /\bmy assessment and (?:my )?plan\b(?!.{12})/,
   /\bit (?:has|is) been (?:a while|a long time|some time)\b/,
   /\bsince i (?:last )?saw (?:you|him|her|them)\b/,
