@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { displayText, isQuestion } from './display-text.js';
+import { chartCasing, displayText, isQuestion } from './display-text.js';
 
 const display = (text: string) => displayText(text).display;
 
@@ -114,6 +114,29 @@ describe('displayText', () => {
         expect(next).toBe(count);
         expect(displayText(text)).toEqual({ display: shown, tokens });
       }),
+    );
+  });
+});
+
+describe('chartCasing', () => {
+  it('writes clinical abbreviations, terms and brand names as a chart does, in running text', () => {
+    expect(chartCasing('Get an mri and a cbc, and recheck the a1c and her ekgs.')).toBe(
+      'Get an MRI and a CBC, and recheck the A1c and her EKGs.',
+    );
+    expect(chartCasing('Positive cva tenderness; x-ray of the knee; mcl strain; gi bleed.')).toBe(
+      'Positive CVA tenderness; X-ray of the knee; MCL strain; GI bleed.',
+    );
+    expect(chartCasing('She takes tylenol, vitamin d and vitamin b12 on monday.')).toBe(
+      'She takes Tylenol, vitamin D and vitamin B12 on Monday.',
+    );
+  });
+
+  it('leaves words that only contain an abbreviation, and words already cased, as they are', () => {
+    expect(chartCasing('The ent-like mention, a bpm reading, Ct scan, and the gerds.')).toBe(
+      'The ent-like mention, a bpm reading, Ct scan, and the GERDs.',
+    );
+    expect(chartCasing("Her hdl's level is fine; covid-19 vaccine given.")).toBe(
+      "Her hdl's level is fine; COVID-19 vaccine given.",
     );
   });
 });

@@ -74,7 +74,7 @@ const TERMS: readonly (readonly [string, string])[] = [
 const ACRONYMS: ReadonlySet<string> = new Set(
   (
     'mri ct ekg ecg eeg bmi copd chf ckd dvt uti gerd adhd hiv icu iv bp cbc cmp tsh ldl hdl psa inr ' +
-    'nsaid ssri ppi cpap mrsa ptsd ibs ent ob'
+    'nsaid ssri ppi cpap mrsa ptsd ibs ent ob mcl acl pcl lcl cva gi otc egd uri pft bmp tia hpv sti rsv'
   ).split(' '),
 );
 
@@ -206,6 +206,25 @@ function casedText(unit: Unit, previous: Unit | undefined): string {
   if (abbreviation !== undefined && /\d$/.test(previous?.text ?? '')) return abbreviation;
   if (lower === 'i' || lower.startsWith("i'")) return `I${unit.text.slice(1)}`;
   return PROPER.get(lower) ?? unit.text;
+}
+
+/** Clinical terms a chart writes in their own case, said as one word: "a1c", "x-ray", "b12". */
+const ONE_WORD_TERMS = new Map(TERMS.filter(([said]) => !said.includes(' ')));
+
+/**
+ * Written text (a note sentence) with clinical abbreviations, terms and names cased as a chart
+ * writes them: "get an mri and a cbc" → "get an MRI and a CBC". Words already cased stay as they are.
+ */
+export function chartCasing(text: string): string {
+  return text
+    .replace(/(?<![\p{L}\p{N}'-])[\p{Ll}\p{N}][\p{Ll}\p{N}-]*(?![\p{L}\p{N}'])/gu, (word) => {
+      const term = ONE_WORD_TERMS.get(word);
+      if (term !== undefined) return term;
+      if (ACRONYMS.has(word)) return word.toUpperCase();
+      if (word.endsWith('s') && ACRONYMS.has(word.slice(0, -1))) return `${word.slice(0, -1).toUpperCase()}s`;
+      return PROPER.get(word) ?? word;
+    })
+    .replace(/\bvitamin ([a-ek])\b/g, (_vitamin, letter: string) => `vitamin ${letter.toUpperCase()}`);
 }
 
 /** The display text of a segment's `text`, and its tokens with the words each came from. */

@@ -8,6 +8,7 @@ import type { Kind } from '../engines/extractive/lexicons.js';
 import type { Gender } from '../engines/extractive/rewrite.js';
 import type { FactSheet } from '../facts/sheet.js';
 import type { NoteSentence } from '../generator.js';
+import { chartCasing } from '../../text/display-text.js';
 
 /** What each part of a note says, before the parts are filed under the template's sections. */
 export type NoteParts = Partial<Record<Kind, Written[]>>;
@@ -26,7 +27,7 @@ export function toNoteSentence({ text, facts }: Written): NoteSentence {
     for (const path of fact.source.context) context.add(path);
   }
   return {
-    text,
+    text: chartCasing(text),
     evidence: { turns: [...turns].sort((a, b) => a - b), context: [...context] },
     facts: facts.map((fact) => fact.id),
   };

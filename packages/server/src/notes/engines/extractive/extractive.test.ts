@@ -277,7 +277,7 @@ Doctor: Okay. I'm going to prescribe you ibuprofen 800 milligrams, and you can t
     expect(textOf(note, 'plan')).toContain('albuterol inhaler');
     const running = await generate(RUNNING_SPEECH);
     expect(textOf(running, 'physical_exam')).toContain('Right ankle exam: swelling over the lateral malleolus');
-    expect(textOf(running, 'results')).toContain('x-ray showed no fracture');
+    expect(textOf(running, 'results')).toContain('X-ray showed no fracture');
     expect(textOf(running, 'assessment')).toBe('Right ankle pain.\nConsistent with a right ankle sprain.');
     expect(textOf(running, 'plan')).toContain('ice it 3 times a day');
   });
