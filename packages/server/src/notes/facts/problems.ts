@@ -186,9 +186,21 @@ function askedText(question: Utterance, utterances: readonly Utterance[]): strin
   return before.at(-1)?.text ?? question.text;
 }
 
+/**
+ * A question about the patient's symptoms: any asked in the history, and one asked during the
+ * examination about symptoms at large ("before I do, any chest pain today?"), not about what the
+ * examiner's hands provoke ("when I press here, does that hurt?").
+ */
+const ASKS_AT_LARGE = /\b(?:any|having|have you|do you have|you are not|you have not|make sure)\b/;
+const ASKS_OF_THE_EXAM =
+  /\b(?:when i|if i|(?:does|is|did) (?:that|this|it)|that (?:hurts?|painful|tender)|here|there|press\w*|push\w*)\b|\bany (?:pain|tenderness)$/;
+const reviewsSymptoms = (question: Utterance) =>
+  question.phase === 'history' ||
+  (question.phase === 'exam' && ASKS_AT_LARGE.test(question.text) && !ASKS_OF_THE_EXAM.test(question.text));
+
 function answered(exchange: Exchange, context: ProblemContext): ProblemDraft[] {
   const { question } = exchange;
-  if (question.phase !== 'history' || HYPOTHETICAL_QUESTION.test(question.text)) return [];
+  if (!reviewsSymptoms(question) || HYPOTHETICAL_QUESTION.test(question.text)) return [];
   const asked = askedText(question, context.utterances);
   const topics = topicsAsked(asked, lastLocation(context.utterances, question.turn + 1));
   if (topics.length === 0) return [];

@@ -147,7 +147,7 @@ const QUESTION_START =
  * "and any other symptoms like a cough or dizziness", though not "call if you have any other symptoms").
  */
 const INLINE_QUESTION =
-  /\b(?:have you (?:had|experienced|noticed|felt|been having|ever had)|do you (?:have|get|feel|notice)|did you (?:have|notice|feel)|are you (?:having|experiencing|noticing)|any kind of|(?<!\bif (?:you|he|she|they) (?:have|has|get|gets|notice|notices|develop|develops) )any other (?:symptoms|problems|issues|complaints))\b/;
+  /\b(?:have you (?:had|experienced|noticed|felt|been having|ever had)|do you (?:have|get|feel|notice)|did you (?:have|notice|feel)|are you (?:having|experiencing|noticing)|any kind of|make sure (?:that )?(?:you|he|she) (?:are|is|have|has|do|does) not (?:having|experiencing|had|have|get|getting)|(?:just )?(?:want|wanted) to make sure$|(?:is|does) (?:that|this|it) (?:painful|tender|sore|uncomfortable|hurt)$|(?<!\bif (?:you|he|she|they) (?:have|has|get|gets|notice|notices|develop|develops) )any other (?:symptoms|problems|issues|complaints))\b/;
 
 const asksInline = (speaker: Speaker, lower: string) => speaker === 'clinician' && INLINE_QUESTION.test(lower);
 
