@@ -310,7 +310,10 @@ export function allergiesOf(utterances: readonly Utterance[], exchanges: readonl
   for (const exchange of exchanges) {
     const { question } = exchange;
     if (!ALLERGY_QUESTION.test(question.text) || SEASONAL.test(question.text)) continue;
-    if (answerOf(exchange.spoken, exchange.form).polarity !== 'absent') answering.set(exchange.answerTurn, exchange);
+    // "Any other allergies?" "Nope, just penicillin": the "no" is to others; what it names is one.
+    const restates = /\bother\b/.test(question.text) || exchange.spoken.some((said) => /\b(?:just|only)\b/.test(said));
+    if (restates || answerOf(exchange.spoken, exchange.form).polarity !== 'absent')
+      answering.set(exchange.answerTurn, exchange);
   }
   const turnOf = (turn: number) => utterances.filter((utterance) => utterance.turn === turn);
   const readings = utterances.map((utterance) =>
