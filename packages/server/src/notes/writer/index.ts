@@ -67,6 +67,17 @@ export function writeNote(sheet: FactSheet, template: Template, style: NoteStyle
   return template.sections.map((section) => ({
     key: section.key,
     label: section.label,
-    sentences: (bySection.get(section.key) ?? []).map(toNoteSentence),
+    sentences: once(bySection.get(section.key) ?? []).map(toNoteSentence),
   }));
+}
+
+/** A sentence said twice in the visit is written once in a section, citing what both stated. */
+function once(written: readonly Written[]): Written[] {
+  const byText = new Map<string, Written>();
+  for (const item of written) {
+    const key = item.text.toLowerCase();
+    const kept = byText.get(key);
+    byText.set(key, kept === undefined ? item : { text: kept.text, facts: [...kept.facts, ...item.facts] });
+  }
+  return [...byText.values()];
 }

@@ -213,6 +213,22 @@ describe('extractive engine', () => {
     ]);
   });
 
+  it('writes a sentence said twice once, citing both times it was said', async () => {
+    const note = await generate(
+      [
+        '[doctor] what brings you in',
+        '[patient] my knee hurts after i fell',
+        '[doctor] okay . for your knee pain i want you to ice it three times a day .',
+        '[patient] how often ?',
+        '[doctor] i want you to ice it three times a day .',
+        '[patient] got it .',
+      ].join('\n'),
+    );
+    const plan = sentencesOf(note, 'plan');
+    expect(plan.map((sentence) => sentence.text)).toEqual(['Advised to ice it 3 times a day.']);
+    expect(plan[0]?.evidence.turns).toEqual(expect.arrayContaining([2, 4]));
+  });
+
   it('keeps numbers and doses exactly, spoken ones as digits', async () => {
     const cough = textOf(await generate(COUGH));
     for (const dose of [
