@@ -1,7 +1,7 @@
 import { applyCorrections, dropRestarts } from './corrections.js';
 import { FILLER_PHRASES, FILLER_WORDS, LEADING_MARKERS, TRAILING_MARKERS } from './lexicons.js';
 import { digitize } from '../../../text/spoken-numbers.js';
-import { detokenize, isWord, tokenize } from './text.js';
+import { detokenize, isWord, phraseAt, tokenize } from './text.js';
 
 /**
  * Speech → clean words: spoken contractions spelled out, disfluencies and fillers dropped, the
@@ -81,10 +81,6 @@ function preclean(text: string): string {
 }
 
 const lower = (tokens: readonly string[]) => tokens.map((token) => token.toLowerCase());
-
-function phraseAt(tokens: readonly string[], index: number, phrase: readonly string[]): boolean {
-  return phrase.every((word, offset) => tokens[index + offset] === word);
-}
 
 const FILLER_PHRASE_TOKENS = FILLER_PHRASES.map((phrase) => phrase.split(' '));
 const LEADING_TOKENS = LEADING_MARKERS.map((phrase) => phrase.split(' '));

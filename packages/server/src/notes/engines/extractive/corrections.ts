@@ -4,7 +4,7 @@
  * the medication list showed penicillin as prescribed). A restart: "if she needs to give any , to
  * give her any iron" means "if she needs to give her any iron".
  */
-import { isWord, STOPWORDS } from './text.js';
+import { isWord, phraseAt, STOPWORDS } from './text.js';
 
 /** What a speaker says between the words taken back and the words meant. */
 const MARKERS: readonly (readonly string[])[] = [['i', 'am', 'sorry'], ['sorry'], ['excuse', 'me'], ['pardon', 'me']];
@@ -12,9 +12,6 @@ const MARKERS: readonly (readonly string[])[] = [['i', 'am', 'sorry'], ['sorry']
 const NOT_A_CORRECTION = new Set('to about for that you i we he she they it if this'.split(' '));
 /** How many words before the marker a correction may reach back to. */
 const REACH = 4;
-
-const startsWith = (low: readonly string[], at: number, phrase: readonly string[]) =>
-  phrase.every((word, offset) => low[at + offset] === word);
 
 /** Index of the first word at or after `at`, skipping punctuation. */
 function wordAtOrAfter(low: readonly string[], at: number): number {
@@ -58,7 +55,7 @@ export function applyCorrections(tokens: readonly string[]): string[] {
     const low = current.map((token) => token.toLowerCase());
     let corrected: string[] | null = null;
     for (let at = 0; at < low.length && corrected === null; at++) {
-      const marker = MARKERS.find((phrase) => startsWith(low, at, phrase));
+      const marker = MARKERS.find((phrase) => phraseAt(low, at, phrase));
       if (marker !== undefined) corrected = correctAt(current, low, at, marker);
     }
     if (corrected === null) return current;

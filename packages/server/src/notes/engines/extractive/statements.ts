@@ -1,6 +1,7 @@
 import type { Conversation, Speaker } from '../../../text/conversation.js';
 
 import { cleanSpeech } from './clean.js';
+import { phraseAt } from './text.js';
 
 /**
  * Candidate statements: every sentence of every turn, with long spoken sentences broken at the
@@ -115,9 +116,6 @@ const DANGLING = new Set(
   ).split(' '),
 );
 
-const startsWith = (low: readonly string[], index: number, phrase: readonly string[]) =>
-  phrase.every((word, offset) => low[index + offset] === word);
-
 function splitClauses(sentence: string): string[] {
   const words = sentence.split(' ').filter((word) => word !== '');
   if (words.length <= SPLIT_ABOVE) return [sentence];
@@ -126,8 +124,8 @@ function splitClauses(sentence: string): string[] {
   let start = 0;
   for (let index = 1; index < words.length - 1; index++) {
     const length = index - start;
-    const asks = length >= 1 && QUESTION_OPENERS.some((phrase) => startsWith(low, index, phrase));
-    const opens = length >= MIN_CLAUSE && CLAUSE_OPENERS.some((phrase) => startsWith(low, index, phrase));
+    const asks = length >= 1 && QUESTION_OPENERS.some((phrase) => phraseAt(low, index, phrase));
+    const opens = length >= MIN_CLAUSE && CLAUSE_OPENERS.some((phrase) => phraseAt(low, index, phrase));
     // Past the maximum length, any "and" will do: a 60-word run-on is no statement.
     const dangling = DANGLING.has(low[index - 1] ?? '');
     if (!dangling && (asks || opens || (length >= MAX_CLAUSE && low[index] === 'and'))) {

@@ -13,6 +13,10 @@ export function tokenize(text: string): string[] {
 
 export const isWord = (token: string): boolean => /[\p{L}\p{N}]/u.test(token);
 
+/** Whether `phrase` (lower-case words) starts at `index` of the lower-cased `tokens`. */
+export const phraseAt = (tokens: readonly string[], index: number, phrase: readonly string[]): boolean =>
+  phrase.every((word, offset) => tokens[index + offset] === word);
+
 /** Tokens → prose: no space before closing punctuation or after an opening bracket. */
 export function detokenize(tokens: readonly string[]): string {
   return tokens
