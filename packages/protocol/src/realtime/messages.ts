@@ -118,7 +118,7 @@ export const transcriptSegmentSchema = z.object({
   display: z
     .string()
     .describe(
-      '`text` as a clinician reads it: sentence case, terminal punctuation (`?` for questions), numbers and units in chart form (10 mg, 120/80, 98.6), clinical casing (eGFR, HbA1c, MRI), "I". Derived from `text`, the same every time.',
+      '`text` as a clinician reads it: sentences ended where they most probably ended when `text` has no punctuation, each in sentence case with a full stop or (`?`) a question mark, numbers and units in chart form (10 mg, 120/80, 98.6), clinical casing (eGFR, HbA1c, MRI), "I". Derived from `text`, the same every time.',
     ),
   displayTokens: z
     .array(displayTokenSchema)

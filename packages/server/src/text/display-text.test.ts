@@ -14,7 +14,7 @@ describe('displayText', () => {
     ['her temperature was ninety eight point six', 'Her temperature was 98.6.'],
     ['oxygen is ninety seven percent', 'Oxygen is 97%.'],
     ['a three out of six murmur', 'A 3/6 murmur.'],
-    ["i'm fine and i've been sleeping", "I'm fine and I've been sleeping."],
+    ["i'm fine and i've been sleeping", "I'm fine. And I've been sleeping."],
     ['we will see you on monday', 'We will see you on Monday.'],
   ])('%s → %s', (text, expected) => {
     expect(display(text)).toBe(expected);
@@ -29,7 +29,7 @@ describe('displayText', () => {
     ['is it worse at night', 'Is it worse at night?'],
     ['can you take a deep breath for me', 'Can you take a deep breath for me?'],
     ['any fever or chills', 'Any fever or chills?'],
-    ['okay so does it hurt when i press here', 'Okay so does it hurt when I press here?'],
+    ['okay so does it hurt when i press here', 'Okay. So does it hurt when I press here?'],
     ["what's your pain like", "What's your pain like?"],
   ])('asks: %s', (text, expected) => {
     expect(display(text)).toBe(expected);
@@ -55,13 +55,37 @@ describe('displayText', () => {
     ['covid test was negative', 'COVID test was negative.'],
     ['we will get an mri and a ct scan', 'We will get an MRI and a CT scan.'],
     ['an e k g and a chest x ray', 'An EKG and a chest X-ray.'],
-    ['the ecg was normal and your bmi is thirty', 'The ECG was normal and your BMI is 30.'],
+    ['the ecg was normal and your bmi is thirty', 'The ECG was normal. And your BMI is 30.'],
     ['we checked your b twelve and vitamin d', 'We checked your B12 and vitamin D.'],
     ['plan b is fine', 'Plan b is fine.'],
     ['no more nsaids', 'No more NSAIDs.'],
     ['ten m g of lasix', '10 mg of lasix.'],
   ])('cases clinical terms: %s', (text, expected) => {
     expect(display(text)).toBe(expected);
+  });
+
+  it.each([
+    [
+      "okay so let me take a look at your knee i'll do a quick physical exam",
+      "Okay. So let me take a look at your knee. I'll do a quick physical exam.",
+    ],
+    ["it's not the right knee it's the left knee", "It's not the right knee. It's the left knee."],
+    [
+      "i understand you've come in with some right knee pain can you tell me about it",
+      "I understand you've come in with some right knee pain. Can you tell me about it?",
+    ],
+    [
+      'so on abdominal exam there is no tenderness to palpation there is no evidence of rebound or guarding',
+      'So on abdominal exam. There is no tenderness to palpation. There is no evidence of rebound or guarding.',
+    ],
+  ])('ends the sentences recognizer text runs together: %s', (text, expected) => {
+    expect(display(text)).toBe(expected);
+  });
+
+  it('ends no sentence inside a restart, after "the" or "and", or after one word that seldom ends one', () => {
+    expect(display('i i just feel tired all the time')).toBe('I I just feel tired all the time.');
+    expect(display('no not really')).toBe('No not really.');
+    expect(display('yeah a little')).toBe('Yeah a little.');
   });
 
   it('keeps the punctuation and case an engine already wrote', () => {

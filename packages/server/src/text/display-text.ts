@@ -10,6 +10,9 @@
  * Each display token says which words of the text it came from, so a reader can mark, inside the
  * display, the words the recognizer was unsure of.
  */
+import type { ConversationSentence } from './conversation.js';
+import { sentenceEnds } from './punctuation/sentence-ends.js';
+import { splitSentences } from './sentences.js';
 import { numberSpans, UNIT_ABBREVIATIONS } from './spoken-numbers.js';
 
 /** A token of the display and the words of the text (split at whitespace) it came from: `wordStart` up to, not including, `wordEnd`. */
@@ -136,11 +139,18 @@ export function isQuestion(words: readonly string[]): boolean {
   return first === 'any' || first === 'anything';
 }
 
+/** The terms by their first word: a word is checked against the few terms it can open, not all of them. */
+const TERMS_BY_FIRST_WORD = new Map<string, { parts: string[]; written: string }[]>();
+for (const [said, written] of TERMS) {
+  const parts = said.split(' ');
+  const first = parts[0] ?? '';
+  TERMS_BY_FIRST_WORD.set(first, [...(TERMS_BY_FIRST_WORD.get(first) ?? []), { parts, written }]);
+}
+
 /** The clinical term starting at word `at`, and how many words it takes. */
 function termAt(words: readonly SourceWord[], at: number): { text: string; length: number } | undefined {
   let best: { text: string; length: number } | undefined;
-  for (const [said, written] of TERMS) {
-    const parts = said.split(' ');
+  for (const { parts, written } of TERMS_BY_FIRST_WORD.get(words[at]?.core.toLowerCase() ?? '') ?? []) {
     const matches = parts.every((part, offset) => words[at + offset]?.core.toLowerCase() === part);
     if (matches && parts.length > (best?.length ?? 0)) best = { text: written, length: parts.length };
   }
@@ -227,7 +237,10 @@ export function chartCasing(text: string): string {
     .replace(/\bvitamin ([a-ek])\b/g, (_vitamin, letter: string) => `vitamin ${letter.toUpperCase()}`);
 }
 
-/** The display text of a segment's `text`, and its tokens with the words each came from. */
+/**
+ * The display text of a segment's `text`, and its tokens with the words each came from. Recognizer
+ * text (no punctuation) gets its sentence ends from the punctuation model.
+ */
 export function displayText(text: string): DisplayText {
   const words = text
     .split(/\s+/)
@@ -243,17 +256,49 @@ export function displayText(text: string): DisplayText {
       wordEnd: unit.to,
     };
   });
-  const opening = tokens[0];
-  if (opening !== undefined && units[0]?.fixed !== true) {
-    opening.text = opening.text.replace(
-      /^(\P{L}*)(\p{Ll})/u,
-      (_whole, lead: string, letter: string) => lead + letter.toUpperCase(),
-    );
+  const said = words.map((word) => word.core.toLowerCase());
+  const punctuated = words.some((word) => /[.?!,;:]/.test(word.trail));
+  const { ends, last } = punctuated ? { ends: [], last: null } : sentenceEnds(said);
+  let sentenceStart = 0;
+  for (const [index, token] of tokens.entries()) {
+    if (token.wordStart === sentenceStart && units[index]?.fixed !== true) token.text = capitalised(token.text);
+    const end = token.wordEnd - 1;
+    const mark = index === tokens.length - 1 ? last : ends[end];
+    if (mark === undefined || mark === null || /[.?!…]$/.test(token.text)) continue;
+    const question = isQuestion(said.slice(sentenceStart, end + 1));
+    token.text = `${token.text.replace(/[,;:\-–—]+$/, '')}${question ? '?' : '.'}`;
+    sentenceStart = end + 1;
   }
   const closing = tokens.at(-1);
   if (closing !== undefined && !/[.?!…]$/.test(closing.text)) {
-    const question = isQuestion(words.map((word) => word.core.toLowerCase()));
+    const question = isQuestion(said.slice(sentenceStart));
     closing.text = `${closing.text.replace(/[,;:\-–—]+$/, '')}${question ? '?' : '.'}`;
   }
   return { display: tokens.map((token) => token.text).join(' '), tokens };
+}
+
+const capitalised = (text: string): string =>
+  text.replace(/^(\P{L}*)(\p{Ll})/u, (_whole, lead: string, letter: string) => lead + letter.toUpperCase());
+
+const hasSentenceMarks = (text: string): boolean => /[.?!]/.test(text);
+
+/**
+ * Text as a note's parser reads it: typed or recognised text without sentence marks (a
+ * recognizer's words, a transcript typed without them) in its display form, so its sentences end
+ * where they most probably did; punctuated text as it is. Whitespace collapsed either way.
+ */
+export function readableText(text: string): string {
+  const collapsed = text.replace(/\s+/g, ' ').trim();
+  return collapsed === '' || hasSentenceMarks(collapsed) ? collapsed : displayText(collapsed).display;
+}
+
+/** The readable text's sentences, each flagged when its closing mark was inferred rather than given. */
+export function readableSentences(text: string): Omit<ConversationSentence, 'index'>[] {
+  const collapsed = text.replace(/\s+/g, ' ').trim();
+  if (collapsed === '' || hasSentenceMarks(collapsed))
+    return splitSentences(collapsed).map((sentence) => ({ text: sentence }));
+  return splitSentences(displayText(collapsed).display).map((sentence) => ({
+    text: sentence,
+    markInferred: true,
+  }));
 }

@@ -29,7 +29,7 @@ export interface ModelEntry {
   files: Record<string, string>;
 }
 
-export type ModelName = 'asr-cepstral-prior' | 'clinical-vocabulary' | 'notes-word-weights';
+export type ModelName = 'asr-cepstral-prior' | 'clinical-vocabulary' | 'notes-word-weights' | 'text-punctuation';
 
 export const MANIFEST = modelPath('manifest.json');
 

@@ -3,9 +3,11 @@ import { join, relative } from 'node:path';
 
 import { modelPath } from '@chartwright/server/internal/model-files.js';
 import { WORD_WEIGHTS_FILE } from '@chartwright/server/internal/notes/engines/extractive/word-weights.js';
+import { PUNCTUATION_MODEL_FILE } from '@chartwright/server/internal/text/punctuation/hidden-event-model.js';
 import { describe, expect, it } from 'vitest';
 
 import { buildWordWeights, formatWordWeights } from '../notes-model/word-weights.js';
+import { buildPunctuationModel, formatPunctuationModel } from '../punctuation-model/build.js';
 import { ACI_BENCH_TRAIN, missingDatasets, skipReason } from '../shared/datasets.js';
 import { readManifest, sha256 } from './manifest.js';
 
@@ -48,5 +50,15 @@ describe.skipIf(missing.length > 0)(`the notes word rates${skipReason(missing)}`
     const entry = readManifest()['notes-word-weights'];
     expect(entry.sources[0]?.sha256).toBe(sha256(readFileSync(ACI_BENCH_TRAIN)));
     expect(formatWordWeights(buildWordWeights(ACI_BENCH_TRAIN))).toBe(readFileSync(WORD_WEIGHTS_FILE, 'utf8'));
+  });
+});
+
+describe.skipIf(missing.length > 0)(`the punctuation model${skipReason(missing)}`, () => {
+  it('is what its builder makes from the train split the manifest names', () => {
+    const entry = readManifest()['text-punctuation'];
+    expect(entry.sources[0]?.sha256).toBe(sha256(readFileSync(ACI_BENCH_TRAIN)));
+    expect(formatPunctuationModel(buildPunctuationModel(ACI_BENCH_TRAIN))).toBe(
+      readFileSync(PUNCTUATION_MODEL_FILE, 'utf8'),
+    );
   });
 });
