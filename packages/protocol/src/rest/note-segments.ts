@@ -35,7 +35,11 @@ const noteSegmentWordSchema = z.strictObject({
 export const noteSegmentSchema = z
   .strictObject({
     id: z.string().optional().describe('The realtime segment id; ignored.'),
-    text: z.string().describe('What was said; segments with only spaces are skipped.'),
+    text: z
+      .string()
+      .describe(
+        'What was said; segments with only spaces are skipped. Text without punctuation is read in its display form: each segment ends a sentence, and the sentences inside it end where they most probably did.',
+      ),
     startMs: z.number().optional(),
     endMs: z.number().optional(),
     channel: z.int().min(0).optional(),
@@ -48,7 +52,7 @@ export const noteSegmentSchema = z
       .optional()
       .describe('The recognizer’s words with their confidence; low-confidence clinical words are flagged.'),
     // A `final` segment is accepted as it arrived: what is only for reading it is ignored.
-    display: z.string().optional().describe('Ignored: the note reads `text`.'),
+    display: z.string().optional().describe('Ignored: the note reads `text`, and derives its display form itself.'),
     displayTokens: z.array(displayTokenSchema).optional().describe('Ignored.'),
     speakerLabel: z.string().optional().describe('Ignored: `speaker` says who spoke.'),
     revision: z.int().min(1).optional().describe('Ignored: `text` and `speaker` are the corrected ones.'),

@@ -78,7 +78,7 @@ describe.each(TEST_DIALECTS)('the clinician’s transcript corrections on %s', (
     await widgetCall(h, widget.token, 'PUT', segmentUrl('seg_000002'), { speaker: 'patient' });
 
     const read = await transcript();
-    expect(read.text).toContain('Patient: i take losartan fifty milligrams every morning');
+    expect(read.text).toContain('Patient: I take losartan 50 mg every morning.');
     expect(read.text).not.toContain('lisinopril');
     expect(read.realtimeSessions[0]?.segments[1]).toMatchObject({ revision: 3, speaker: 'patient' });
     // What the recognizer gave is stored as it was.
@@ -101,7 +101,7 @@ describe.each(TEST_DIALECTS)('the clinician’s transcript corrections on %s', (
     const session = swapped.json<RealtimeSessionResource>();
     expect(session.speakerRoles).toEqual({ S1: 'patient', S2: 'clinician' });
     expect(session.segments.map((segment) => segment.speaker)).toEqual(['patient', 'clinician', 'patient', 'patient']);
-    expect((await transcript()).text.split('\n')[0]).toBe('Patient: what medicines do you take');
+    expect((await transcript()).text.split('\n')[0]).toBe('Patient: What medicines do you take?');
 
     // Swapping back from the other label restores the recogniser's roles.
     const back = await widgetCall(h, widget.token, 'POST', swapUrl(), { speakerLabel: 'S2' });

@@ -2,6 +2,7 @@ import type { RealtimeSessionResource, TranscriptSegment } from '@chartwright/pr
 import { describe, expect, it } from 'vitest';
 
 import { withDisplay } from '../realtime/segment-view.js';
+import type { ConversationTurn } from '../text/conversation.js';
 import { parseConversation } from '../text/parse-conversation.js';
 import { transcriptConversation, transcriptText } from './transcripts.js';
 
@@ -29,8 +30,12 @@ const word = (text: string, confidence?: number) => ({
   ...(confidence === undefined ? {} : { confidence }),
 });
 
-const withoutWords = (sessions: RealtimeSessionResource[]) =>
-  transcriptConversation(sessions).turns.map(({ words: _words, ...turn }) => turn);
+/**
+ * What evidence indexes and the chart shows: each turn's place, speaker and text. (Sentences may
+ * split finer than the text's parse: each segment ends one, where the speaker paused.)
+ */
+const turnsOf = (turns: readonly ConversationTurn[]) =>
+  turns.map(({ index, speaker, speakerLabel, text }) => ({ index, speaker, speakerLabel, text }));
 
 describe('the recorded conversation a widget note is written from', () => {
   const labelled = [
@@ -57,7 +62,9 @@ describe('the recorded conversation a widget note is written from', () => {
     ['labelled', labelled],
     ['unlabelled', unlabelled],
   ])('has the turns the transcript text parses into (%s), so evidence indexes the text’s turns', (_name, sessions) => {
-    expect(withoutWords(sessions)).toEqual(parseConversation(transcriptText(sessions)).turns);
+    expect(turnsOf(transcriptConversation(sessions).turns)).toEqual(
+      turnsOf(parseConversation(transcriptText(sessions)).turns),
+    );
   });
 
   it('keeps each turn’s recognizer words, in order, where the segments had them', () => {

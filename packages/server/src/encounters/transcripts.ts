@@ -2,7 +2,7 @@ import type { RealtimeSessionResource, TranscriptSegment } from '@chartwright/pr
 
 import type { RealtimeSessionArchive } from '../realtime/session-archive.js';
 import type { Conversation, ConversationTurn, TurnWord } from '../text/conversation.js';
-import { splitSentences } from '../text/sentences.js';
+import { readableSentences, readableText } from '../text/display-text.js';
 
 const SPEAKER_LABELS: Readonly<Record<TranscriptSegment['speaker'], string>> = {
   clinician: 'Clinician',
@@ -42,6 +42,9 @@ function sessionTurns(segments: readonly TranscriptSegment[], labelled: boolean)
   return turns;
 }
 
+/** A turn as a note's parser and the chart read it: its segments with their sentence ends and marks. */
+const readableTurn = (turn: SessionTurn): string => turn.texts.map(readableText).join(' ');
+
 const anySpeakerKnown = (realtimeSessions: readonly RealtimeSessionResource[]) =>
   realtimeSessions.some((session) => session.segments.some((segment) => segment.speaker !== 'unknown'));
 
@@ -56,8 +59,8 @@ export function transcriptText(realtimeSessions: readonly RealtimeSessionResourc
   return realtimeSessions
     .map((session) => {
       const turns = sessionTurns(session.segments, labelled);
-      if (!labelled) return turns.flatMap((turn) => turn.texts).join(' ');
-      return turns.map((turn) => `${SPEAKER_LABELS[turn.speaker]}: ${turn.texts.join(' ')}`).join('\n');
+      if (!labelled) return turns.map(readableTurn).join(' ');
+      return turns.map((turn) => `${SPEAKER_LABELS[turn.speaker]}: ${readableTurn(turn)}`).join('\n');
     })
     .filter((text) => text !== '')
     .join('\n\n');
@@ -72,13 +75,15 @@ export function transcriptConversation(realtimeSessions: readonly RealtimeSessio
   const turns = realtimeSessions.flatMap((session) => sessionTurns(session.segments, labelled));
   return {
     turns: turns.map((turn, index): ConversationTurn => {
-      const text = turn.texts.join(' ');
       return {
         index,
         speaker: labelled ? turn.speaker : 'unknown',
         speakerLabel: labelled ? SPEAKER_LABELS[turn.speaker] : null,
-        text,
-        sentences: splitSentences(text).map((sentence, position) => ({ index: position, text: sentence })),
+        text: readableTurn(turn),
+        // Each segment ends where the speaker paused: a sentence ends there at the latest.
+        sentences: turn.texts
+          .flatMap(readableSentences)
+          .map((sentence, position) => ({ index: position, ...sentence })),
         ...(turn.heard ? { words: turn.words } : {}),
       };
     }),

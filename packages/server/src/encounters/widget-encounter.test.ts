@@ -201,7 +201,8 @@ describe.each(TEST_DIALECTS)('widget encounter records on %s', (dialect) => {
         ],
         { id: 'rts_mono' },
       );
-      expect((await call('GET', '/transcript')).json<WidgetTranscript>().text).toBe('go forward ten meters');
+      // Unlabelled segments read as prose, each ending where the speaker paused.
+      expect((await call('GET', '/transcript')).json<WidgetTranscript>().text).toBe('Go forward. 10 meters.');
       await storeRealtimeSession(
         h,
         partner.id,
@@ -213,7 +214,7 @@ describe.each(TEST_DIALECTS)('widget encounter records on %s', (dialect) => {
         { id: 'rts_mixed', createdAt: h.clock.now() + 1 },
       );
       expect((await call('GET', '/transcript')).json<WidgetTranscript>().text).toBe(
-        'Unknown: go forward ten meters\n\nClinician: How is the knee?\nUnknown: mumbling',
+        'Unknown: Go forward. 10 meters.\n\nClinician: How is the knee?\nUnknown: Mumbling.',
       );
     });
   });

@@ -5,6 +5,11 @@ export interface ConversationSentence {
   /** Position of the sentence within its turn, from 0. */
   index: number;
   text: string;
+  /**
+   * Its closing mark was placed by the punctuation model (the text came without any): where the
+   * sentence ends is a good guess, whether it asks is only the display's reading of its opening.
+   */
+  markInferred?: true;
 }
 
 export interface ConversationTurn {

@@ -19,7 +19,7 @@ describe('parseConversation', () => {
       ['clinician', 'doctor', ['hi , how are you ?']],
       ['patient', 'patient', ["i'm doing okay .", 'my knee hurts .']],
       ['other', 'patient_guest', ['she fell on it .']],
-      ['other', 'nurse', ['vitals are done']],
+      ['other', 'nurse', ['Vitals are done.']],
     ]);
     expect(conversation.turns.map((turn) => turn.index)).toEqual([0, 1, 2, 3]);
   });
@@ -58,7 +58,7 @@ describe('parseConversation', () => {
       ['patient', 'Patient', ['Thanks.']],
       ['clinician', 'Clinician', ['See you.']],
       ['clinician', 'Provider', ['Bye.']],
-      ['patient', 'patient', ['bye']],
+      ['patient', 'patient', ['Bye.']],
     ]);
   });
 
@@ -85,9 +85,9 @@ describe('parseConversation', () => {
   it('accepts names used as prefixes, but not one-off headings', () => {
     const conversation = parseConversation('Sarah: hi\nTom: hello\nSarah: how are you\nNote: this stays text');
     expect(shape(conversation)).toEqual([
-      ['unknown', 'Sarah', ['hi']],
-      ['unknown', 'Tom', ['hello']],
-      ['unknown', 'Sarah', ['how are you Note: this stays text']],
+      ['unknown', 'Sarah', ['Hi.']],
+      ['unknown', 'Tom', ['Hello.']],
+      ['unknown', 'Sarah', ['How are you Note: this stays text?']],
     ]);
   });
 
@@ -97,7 +97,7 @@ describe('parseConversation', () => {
     );
     expect(shape(conversation)).toEqual([
       ['clinician', 'Doctor', ['how are you ?']],
-      ['patient', 'Patient', ['fine']],
+      ['patient', 'Patient', ['Fine.']],
     ]);
   });
 
@@ -176,6 +176,26 @@ describe('speakerRole', () => {
 });
 
 describe('splitSentences', () => {
+  it('ends the sentences of a turn typed without marks, flags them inferred, and leaves typed marks alone', () => {
+    const dialogue =
+      "[doctor] okay so let me take a look at your knee i'll do a quick physical exam\n[patient] okay . it hurts here";
+    const [examines, answers] = parseConversation(dialogue).turns;
+    expect(examines?.sentences).toEqual([
+      { index: 0, text: 'Okay.', markInferred: true },
+      { index: 1, text: 'So let me take a look at your knee.', markInferred: true },
+      { index: 2, text: "I'll do a quick physical exam.", markInferred: true },
+    ]);
+    expect(examines?.text).toBe("Okay. So let me take a look at your knee. I'll do a quick physical exam.");
+    expect(answers?.sentences).toEqual([
+      { index: 0, text: 'okay .' },
+      { index: 1, text: 'it hurts here' },
+    ]);
+    const asTyped = parseConversation(dialogue, { inferSentenceEnds: false }).turns[0];
+    expect(asTyped?.sentences).toEqual([
+      { index: 0, text: "okay so let me take a look at your knee i'll do a quick physical exam" },
+    ]);
+  });
+
   it('splits lower-case ASR text on spaced punctuation', () => {
     expect(splitSentences("i'm doing okay . how are you ? good")).toEqual([
       "i'm doing okay .",

@@ -1,4 +1,5 @@
 import type { Conversation, ConversationSentence, ConversationTurn, Speaker } from './conversation.js';
+import { readableSentences, readableText } from './display-text.js';
 import { splitSentences } from './sentences.js';
 import { namesUsedAsPrefixesRepeatedly, speakerRole, splitLabels } from './speaker-labels.js';
 import { stripTimestamps } from './timestamps.js';
@@ -12,7 +13,16 @@ import { stripTimestamps } from './timestamps.js';
  * paragraph). Anything else degrades to unlabeled prose: this function never throws, because a
  * transcript the parser does not understand must still produce a (plainer) note.
  */
-export function parseConversation(text: string): Conversation {
+export interface ParseOptions {
+  /**
+   * Place sentence ends in paragraphs that have none (default true; see `readableSentences`).
+   * Builders that count the typed text as it is, and train the punctuation model, turn it off.
+   */
+  inferSentenceEnds?: boolean;
+}
+
+export function parseConversation(text: string, options: ParseOptions = {}): Conversation {
+  const infer = options.inferSentenceEnds ?? true;
   const lines = text
     .replace(/\r\n?/g, '\n')
     .split('\n')
@@ -49,9 +59,13 @@ export function parseConversation(text: string): Conversation {
     const speaker: Speaker = label === null ? 'unknown' : speakerRole(label);
     const sentences: ConversationSentence[] = [];
     for (const paragraph of paragraphs) {
-      for (const sentence of splitSentences(paragraph)) sentences.push({ index: sentences.length, text: sentence });
+      const read = infer
+        ? readableSentences(paragraph)
+        : splitSentences(paragraph).map((sentence) => ({ text: sentence }));
+      for (const sentence of read) sentences.push({ index: sentences.length, ...sentence });
     }
-    turns.push({ index: turns.length, speaker, speakerLabel: label, text: paragraphs.join('\n\n'), sentences });
+    const text = (infer ? paragraphs.map(readableText) : paragraphs).join('\n\n');
+    turns.push({ index: turns.length, speaker, speakerLabel: label, text, sentences });
   }
   return { turns };
 }

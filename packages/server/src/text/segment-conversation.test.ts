@@ -24,8 +24,12 @@ describe('conversationFromSegments', () => {
         index: 1,
         speaker: 'patient',
         speakerLabel: 'Patient',
-        text: 'no not really',
-        sentences: [{ index: 0, text: 'no not really' }],
+        // Each segment ends where the speaker paused: its words end a sentence, with an inferred mark.
+        text: 'No. Not really.',
+        sentences: [
+          { index: 0, text: 'No.', markInferred: true },
+          { index: 1, text: 'Not really.', markInferred: true },
+        ],
         words: [{ word: 'no', confidence: 0.42 }, { word: 'not' }, { word: 'really', confidence: 1 }],
       },
       {

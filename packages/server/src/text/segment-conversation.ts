@@ -1,7 +1,7 @@
 import type { NoteSegment } from '@chartwright/protocol';
 
 import type { Conversation, ConversationSentence, ConversationTurn, Speaker, TurnWord } from './conversation.js';
-import { splitSentences } from './sentences.js';
+import { readableSentences } from './display-text.js';
 
 const SPEAKER_LABELS: Readonly<Record<Speaker, string>> = {
   clinician: 'Clinician',
@@ -50,16 +50,15 @@ function turnDrafts(segments: readonly NoteSegment[]): TurnDraft[] {
  */
 export function conversationFromSegments(segments: readonly NoteSegment[]): Conversation {
   const turns = turnDrafts(segments).map((draft, index): ConversationTurn => {
-    const text = draft.texts.join(' ');
-    const sentences = splitSentences(text).map((sentence, position): ConversationSentence => ({
-      index: position,
-      text: sentence,
-    }));
+    // Each segment ends where the speaker paused: a sentence ends there at the latest.
+    const sentences = draft.texts
+      .flatMap(readableSentences)
+      .map((sentence, position): ConversationSentence => ({ index: position, ...sentence }));
     return {
       index,
       speaker: draft.speaker,
       speakerLabel: draft.speaker === 'unknown' ? null : SPEAKER_LABELS[draft.speaker],
-      text,
+      text: sentences.map((sentence) => sentence.text).join(' '),
       sentences,
       ...(draft.heard ? { words: draft.words } : {}),
     };
