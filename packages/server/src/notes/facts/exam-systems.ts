@@ -28,8 +28,12 @@ const SYSTEMS: readonly (readonly [string, RegExp])[] = [
  * musculoskeletal exam's.
  */
 export function examSystemOf(text: string, context = ''): string {
-  const named = (words: string) => SYSTEMS.find(([, pattern]) => pattern.test(words))?.[0];
-  return named(text) ?? named(context) ?? (/\btender/.test(text) ? 'Musculoskeletal' : 'General');
+  return namedSystem(text) ?? namedSystem(context) ?? (/\btender/.test(text) ? 'Musculoskeletal' : 'General');
+}
+
+/** The system the words name, if any. */
+export function namedSystem(words: string): string | undefined {
+  return SYSTEMS.find(([, pattern]) => pattern.test(words))?.[0];
 }
 
 const ABNORMAL =

@@ -11,7 +11,7 @@ import { isUsable } from '../engines/extractive/relevance.js';
 import { noteStyle } from '../engines/extractive/style.js';
 import { tokenize } from '../engines/extractive/text.js';
 import { turnsSource, type DraftOf } from './draft.js';
-import { examSystemOf, isNormalFinding } from './exam-systems.js';
+import { examSystemOf, isNormalFinding, namedSystem } from './exam-systems.js';
 import { salvage } from './register.js';
 import { resultOf, resultText } from './results.js';
 import type { Utterance } from './utterances.js';
@@ -77,7 +77,7 @@ function namesOnlyWhere(text: string): boolean {
   );
 }
 
-function examFinding(clause: string, utterance: Utterance): ExamDraft | null {
+function examFinding(clause: string, utterance: Utterance, context: string): ExamDraft | null {
   const text = clause
     .replace(/^(?:and|but|so|okay|good|ok)\s+/i, '')
     // "On exam of his right ankle there is swelling …" → "Right ankle exam: swelling …".
@@ -106,7 +106,7 @@ function examFinding(clause: string, utterance: Utterance): ExamDraft | null {
   if (!/\s/.test(text.trim()) && !FINDING_WORDS.test(text)) return null;
   if (NOT_A_FINDING.test(text)) return null;
   const lower = text.toLowerCase();
-  const system = examSystemOf(lower, utterance.text);
+  const system = examSystemOf(lower, context);
   if (system === 'General' && !FINDING_WORDS.test(text)) return null;
   const absent = ONLY_ABSENT.test(text);
   return {
@@ -122,9 +122,24 @@ function examFinding(clause: string, utterance: Utterance): ExamDraft | null {
   };
 }
 
+/**
+ * What a finding's system is read from when its own words name none: its statement, else the
+ * nearest earlier sentence of the turn that names a system ("So on abdominal exam. There is no
+ * tenderness to palpation.").
+ */
+function examContext(utterances: readonly Utterance[], index: number): string {
+  const utterance = utterances[index];
+  if (utterance === undefined || namedSystem(utterance.text) !== undefined) return utterance?.text ?? '';
+  for (let earlier = index - 1; earlier >= 0 && utterances[earlier]?.turn === utterance.turn; earlier--) {
+    const text = utterances[earlier]?.text ?? '';
+    if (namedSystem(text) !== undefined) return text;
+  }
+  return utterance.text;
+}
+
 export function examFacts(utterances: readonly Utterance[], gender: Gender): ExamDraft[] {
   const drafts: ExamDraft[] = [];
-  for (const utterance of utterances) {
+  for (const [index, utterance] of utterances.entries()) {
     if (!isClinicians(utterance)) continue;
     // A finding said outright counts in any part of the visit, but what the plan decides is the plan's.
     const decides = utterance.kind === 'plan' || utterance.kind === 'assessment' || utterance.kind === 'follow_up';
@@ -135,8 +150,9 @@ export function examFacts(utterances: readonly Utterance[], gender: Gender): Exa
       .split(FINDING_BREAK)
       .map((clause) => clause.trim())
       .filter((clause) => clause !== '' && tokenize(clause).length >= 1);
+    const context = examContext(utterances, index);
     for (const clause of findings) {
-      const exam = examFinding(clause, utterance);
+      const exam = examFinding(clause, utterance, context);
       if (exam !== null) drafts.push(exam);
     }
   }

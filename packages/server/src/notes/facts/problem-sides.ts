@@ -54,6 +54,20 @@ export function withSidesAnswered(problems: readonly ProblemDraft[], exchanges: 
 }
 
 /**
+ * The side an utterance corrects ("it's not the right knee, it's the left"), the side said instead
+ * read from the next sentence of the same turn when it opens it ("It's not the right knee. It's the left knee.").
+ */
+export function sideCorrectedAt(utterances: readonly Utterance[], position: number): ReturnType<typeof sideCorrection> {
+  const utterance = utterances[position];
+  if (utterance === undefined) return null;
+  const next = utterances[position + 1];
+  return (
+    sideCorrection(utterance.text) ??
+    (next?.turn === utterance.turn ? sideCorrection(`${utterance.text} ${next.text}`) : null)
+  );
+}
+
+/**
  * A side the patient corrects, asked or not ("some right knee pain … tell me about it" "it's not
  * the right knee, it's the left knee"): the problem told with the denied side just before takes
  * the side said instead.
@@ -63,8 +77,8 @@ export function withSidesCorrected(
   utterances: readonly Utterance[],
 ): ProblemDraft[] {
   const sided = [...problems];
-  for (const utterance of utterances) {
-    const correction = utterance.speaker === 'clinician' ? null : sideCorrection(utterance.text);
+  for (const [position, utterance] of utterances.entries()) {
+    const correction = utterance.speaker === 'clinician' ? null : sideCorrectedAt(utterances, position);
     if (correction === null) continue;
     const { denied } = correction;
     const index = sided.findLastIndex(

@@ -191,7 +191,7 @@ function askedText(question: Utterance, utterances: readonly Utterance[]): strin
  * examination about symptoms at large ("before I do, any chest pain today?"), not about what the
  * examiner's hands provoke ("when I press here, does that hurt?").
  */
-const ASKS_AT_LARGE = /\b(?:any|having|have you|do you have|you are not|you have not|make sure)\b/;
+const ASKS_AT_LARGE = /^no\b|\b(?:any|having|have you|do you have|you are not|you have not|make sure)\b/;
 const ASKS_OF_THE_EXAM =
   /\b(?:when i|if i|(?:does|is|did) (?:that|this|it)|that (?:hurts?|painful|tender)|here|there|press\w*|push\w*)\b|\bany (?:pain|tenderness)$/;
 const reviewsSymptoms = (question: Utterance) =>

@@ -13,7 +13,8 @@ import { patientGender } from '../engines/extractive/gender.js';
 import type { Gender } from '../engines/extractive/rewrite.js';
 import type { GenerationInput } from '../generator.js';
 import { allergiesOf } from './allergies.js';
-import { sideCorrection, withSideCorrected } from './attributes.js';
+import { withSideCorrected } from './attributes.js';
+import { sideCorrectedAt } from './problem-sides.js';
 import { assessmentPlanFacts } from './assessment-plan.js';
 import { certaintyOf } from './certainty.js';
 import { chartFacts } from './chart.js';
@@ -78,8 +79,11 @@ function reasonDraft(utterances: readonly Utterance[]): FactDraft[] {
   // "Some right knee pain?" "It's not the right knee, it's the left knee.": the reason takes the side said.
   const last = Math.max(...said.turns);
   const correction = utterances
-    .filter((utterance) => utterance.speaker !== 'clinician' && utterance.turn > last && utterance.turn <= last + 2)
-    .map((utterance) => sideCorrection(utterance.text))
+    .map((utterance, position) =>
+      utterance.speaker !== 'clinician' && utterance.turn > last && utterance.turn <= last + 2
+        ? sideCorrectedAt(utterances, position)
+        : null,
+    )
     .find((found) => found !== null);
   const stated = said.text.replace(/\.$/, '');
   const text = correction === undefined ? stated : withSideCorrected(stated, correction);

@@ -1,4 +1,4 @@
-import type { Conversation, Speaker } from '../../../text/conversation.js';
+import type { Conversation, ConversationSentence, Speaker } from '../../../text/conversation.js';
 
 import { cleanSpeech } from './clean.js';
 import { phraseAt } from './text.js';
@@ -145,7 +145,7 @@ const QUESTION_START =
  * "and any other symptoms like a cough or dizziness", though not "call if you have any other symptoms").
  */
 const INLINE_QUESTION =
-  /\b(?:have you (?:had|experienced|noticed|felt|been having|ever had)|do you (?:have|get|feel|notice)|did you (?:have|notice|feel)|are you (?:having|experiencing|noticing)|any kind of|make sure (?:that )?(?:you|he|she) (?:are|is|have|has|do|does) not (?:having|experiencing|had|have|get|getting)|(?:just )?(?:want|wanted) to make sure$|(?:is|does) (?:that|this|it) (?:painful|tender|sore|uncomfortable|hurt)$|(?<!\bif (?:you|he|she|they) (?:have|has|get|gets|notice|notices|develop|develops) )any other (?:symptoms|problems|issues|complaints))\b/;
+  /\b(?:have you (?:had|experienced|noticed|felt|been having|ever had)|do you (?:have|get|feel|notice)|did you (?:have|notice|feel)|are you (?:having|experiencing|noticing)|any kind of|make sure (?:that )?(?:you|he|she) (?:are|is|have|has|do|does) not (?:having|experiencing|had|have|get|getting)|(?:just )?(?:want|wanted) to make sure$|(?:is|does) (?:that|this|it) (?:painful|tender|sore|uncomfortable|hurt)$|any (?:pain|tenderness|discomfort)$|(?<!\bif (?:you|he|she|they) (?:have|has|get|gets|notice|notices|develop|develops) )any other (?:symptoms|problems|issues|complaints))\b/;
 
 const asksInline = (speaker: Speaker, lower: string) => speaker === 'clinician' && INLINE_QUESTION.test(lower);
 
@@ -165,6 +165,32 @@ const asksTersely = (speaker: Speaker, tokens: readonly string[], sentences: num
 const TAG_QUESTION =
   /\S.*[\s,](?:okay|ok|right|alright|all right|correct|yeah|sound good|does that sound good|does that make sense|is that okay|you know|got it|understand|hmm)\s*\?\s*$/i;
 
+/** A sentence that only says what is examined next ("So on exam of your right ankle."). */
+const EXAM_LEAD_IN =
+  /^(?:(?:so|okay|and|now),? )*on (?:(?:your|his|her|their|the patient's|physical) )?(?:\w+ )?exam(?:ination)?(?: of (?:your|his|her|their|the) [a-z ]+)?[.:]?$/i;
+
+/**
+ * A lead-in said as a sentence of its own (a pause after it, or a typist's full stop) belongs to
+ * the finding after it: "So on exam of your right ankle. There is swelling …" is one finding.
+ */
+function withLeadInsJoined(sentences: readonly ConversationSentence[]): ConversationSentence[] {
+  const joined: ConversationSentence[] = [];
+  for (const sentence of sentences) {
+    const previous = joined.at(-1);
+    if (previous !== undefined && EXAM_LEAD_IN.test(previous.text.trim())) {
+      joined[joined.length - 1] = {
+        ...sentence,
+        index: previous.index,
+        text: `${previous.text.trim().replace(/[.:]$/, '')} ${sentence.text.charAt(0).toLowerCase()}${sentence.text.slice(1)}`,
+      };
+    } else joined.push(sentence);
+  }
+  return joined;
+}
+
+/** A clinician's sentence that only says why they ask ("Just wanna make sure."): the sentence before it asked. */
+const CHECKING = /^(?:i )?(?:just )?(?:(?:want|wanted) to|wanna) make sure[.!?]?$|^just checking[.!?]?$/i;
+
 export function extractStatements(conversation: Conversation): Statement[] {
   const statements: Statement[] = [];
   const total = Math.max(1, conversation.turns.length - 1);
@@ -172,13 +198,19 @@ export function extractStatements(conversation: Conversation): Statement[] {
     let part = 0;
     const next = conversation.turns[turn.index + 1];
     const answered = next !== undefined && next.speaker !== turn.speaker;
-    for (const sentence of turn.sentences) {
+    const sentences = withLeadInsJoined(turn.sentences);
+    for (const [position, sentence] of sentences.entries()) {
       // A clause of a question ("when you cough, is there blood?") is part of the question; a
       // statement closed by a tag ("…from your heart failure, okay?") is still a statement.
       const asks = /\?\s*$/.test(sentence.text) && !TAG_QUESTION.test(sentence.text);
       // A sentence closed with a full stop was said as a statement, whatever word it opens with
       // ("When I try to be active, I can't catch my breath."); without marks, the opening decides.
-      const states = /[.!]\s*$/.test(sentence.text);
+      // A full stop the punctuation model placed says where the sentence ends, not how it was said.
+      const states = /[.!]\s*$/.test(sentence.text) && sentence.markInferred !== true;
+      const clinician = turn.speaker === 'clinician';
+      // Why the question before was asked is no statement of its own, and makes that one a question.
+      if (clinician && position > 0 && CHECKING.test(sentence.text.trim())) continue;
+      const checked = clinician && CHECKING.test(sentences[position + 1]?.text.trim() ?? '');
       for (const clause of splitClauses(sentence.text)) {
         const tokens = cleanSpeech(clause);
         part++;
@@ -194,6 +226,7 @@ export function extractStatements(conversation: Conversation): Statement[] {
           raw: clause.toLowerCase(),
           question:
             asks ||
+            checked ||
             (!states &&
               (isQuestion(clause, lower) ||
                 asksInline(turn.speaker, lower) ||
