@@ -1,6 +1,7 @@
 /**
  * A transcript segment as a clinician reads it: the recognizer's words (lower case, no
- * punctuation) in sentence case with terminal punctuation — a question mark for a question —,
+ * punctuation) in sentences ended where the punctuation model says they most probably ended, each
+ * in sentence case with terminal punctuation — a question mark for a question —,
  * numbers and units in chart form ("ten milligrams" → "10 mg", "one twenty over eighty" →
  * "120/80"), clinical abbreviations cased as charts write them (eGFR, HbA1c, COVID-19, MRI) and
  * "I" capitalised. Pure and deterministic: the same text always reads the same, so nothing of it
