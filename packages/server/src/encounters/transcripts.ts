@@ -75,15 +75,17 @@ export function transcriptConversation(realtimeSessions: readonly RealtimeSessio
   const turns = realtimeSessions.flatMap((session) => sessionTurns(session.segments, labelled));
   return {
     turns: turns.map((turn, index): ConversationTurn => {
+      // Each segment ends where the speaker paused: a sentence ends there at the latest.
+      const sentences = turn.texts
+        .flatMap(readableSentences)
+        .map((sentence, position) => ({ index: position, ...sentence }));
       return {
         index,
         speaker: labelled ? turn.speaker : 'unknown',
         speakerLabel: labelled ? SPEAKER_LABELS[turn.speaker] : null,
-        text: readableTurn(turn),
-        // Each segment ends where the speaker paused: a sentence ends there at the latest.
-        sentences: turn.texts
-          .flatMap(readableSentences)
-          .map((sentence, position) => ({ index: position, ...sentence })),
+        // The turn's readable text, from its sentences rather than derived a second time.
+        text: sentences.map((sentence) => sentence.text).join(' '),
+        sentences,
         ...(turn.heard ? { words: turn.words } : {}),
       };
     }),

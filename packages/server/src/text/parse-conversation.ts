@@ -1,5 +1,5 @@
 import type { Conversation, ConversationSentence, ConversationTurn, Speaker } from './conversation.js';
-import { readableSentences, readableText } from './display-text.js';
+import { readableSentences } from './display-text.js';
 import { splitSentences } from './sentences.js';
 import { namesUsedAsPrefixesRepeatedly, speakerRole, splitLabels } from './speaker-labels.js';
 import { stripTimestamps } from './timestamps.js';
@@ -58,13 +58,18 @@ export function parseConversation(text: string, options: ParseOptions = {}): Con
     const label = draft.label;
     const speaker: Speaker = label === null ? 'unknown' : speakerRole(label);
     const sentences: ConversationSentence[] = [];
+    const texts: string[] = [];
     for (const paragraph of paragraphs) {
-      const read = infer
+      const read: Omit<ConversationSentence, 'index'>[] = infer
         ? readableSentences(paragraph)
         : splitSentences(paragraph).map((sentence) => ({ text: sentence }));
       for (const sentence of read) sentences.push({ index: sentences.length, ...sentence });
+      // A paragraph given its ends reads as its sentences (its display text, not derived twice).
+      texts.push(
+        read.some((sentence) => sentence.markInferred) ? read.map((sentence) => sentence.text).join(' ') : paragraph,
+      );
     }
-    const text = (infer ? paragraphs.map(readableText) : paragraphs).join('\n\n');
+    const text = texts.join('\n\n');
     turns.push({ index: turns.length, speaker, speakerLabel: label, text, sentences });
   }
   return { turns };
