@@ -3,12 +3,16 @@ import { describe, expect, it } from 'vitest';
 import type { Segment } from './native.js';
 import { cutFrame, DecoderSession, type DecoderCalls } from './decoder-session.js';
 
-/** Segments from "word:start-end" specs, as the decoder's segment iterator reports them. */
+/**
+ * Segments from "word:start-end" specs, as the decoder's segment iterator reports them; "@0.2" after
+ * the frames gives the word that posterior (read back by `Math.exp`), else it is certain.
+ */
 function segments(spec: string): Segment[] {
   return spec.split(' ').map((entry) => {
-    const [word = '', frames = ''] = entry.split(':');
+    const [word = '', timing = ''] = entry.split(':');
+    const [frames = '', posterior = '1'] = timing.split('@');
     const [start = 0, end = 0] = frames.split('-').map(Number);
-    return { word, startFrame: start, endFrame: end, logProbability: 0 };
+    return { word, startFrame: start, endFrame: end, logProbability: Math.log(Number(posterior)) };
   });
 }
 
@@ -68,6 +72,22 @@ describe('DecoderSession finals', () => {
       'reports',
       'mhm',
     ]);
+  });
+
+  it('takes a "but" the search is unsure of for the filled pause it usually is, and keeps a sure one', () => {
+    const session = new DecoderSession(
+      {
+        ...decoderSaying(
+          '<s>:0-9 but:10-30@0.2 i:31-40 take:41-70@0.95 it:71-80 but(2):81-90@0.49 but:91-100@0.9 not:101-120@0.3 </s>:121-130',
+        ),
+        probability: Math.exp,
+      },
+      { partialIntervalSamples: 4_000, maxUtteranceSamples: 288_000, decodeFirstWhole: false },
+    );
+    const [final] = session.end();
+    expect(final).toMatchObject({ type: 'final', text: 'i take it but not', startMs: 310 });
+    const confidence = (word: { confidence?: number }): number => Math.round((word.confidence ?? 0) * 100) / 100;
+    expect(final?.type === 'final' ? (final.words ?? []).map(confidence) : []).toEqual([1, 0.95, 1, 0.9, 0.3]);
   });
 
   it('makes no final of an utterance that was only a filled pause', () => {

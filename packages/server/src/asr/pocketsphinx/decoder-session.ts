@@ -13,7 +13,7 @@
  */
 import { RECOGNIZER_SAMPLE_RATE } from '@chartwright/protocol';
 
-import { isFilledPause } from '../filled-pauses.js';
+import { isFilledPause, isHeardForFilledPause } from '../filled-pauses.js';
 import { concatPcm } from '../pcm.js';
 import type { FinalEvent, RecognizedWord } from '../recognizer.js';
 import type { Decoder, Segment } from './native.js';
@@ -318,15 +318,14 @@ export class DecoderSession {
     const streamMs = (frame: number): number => Math.round((frame - offset) * MS_PER_FRAME);
     const words: RecognizedWord[] = [];
     for (const segment of segments) {
-      // Fillers (<s>, </s>, <sil>, [NOISE]) and filled pauses (um) carry no words.
+      // Fillers (<s>, </s>, <sil>, [NOISE]) and filled pauses (um, and a "but" the search is unsure
+      // of: filled-pauses.ts) carry no words.
       if (!isWord(segment)) continue;
-      words.push({
-        word: spelling(segment),
-        startMs: streamMs(segment.startFrame),
-        endMs: streamMs(segment.endFrame + 1),
-        // The posterior from the best-path pass (config.ts), which always runs.
-        confidence: this.decoder.probability(segment.logProbability),
-      });
+      // The posterior from the best-path pass (config.ts), which always runs.
+      const confidence = this.decoder.probability(segment.logProbability);
+      const word = spelling(segment);
+      if (isHeardForFilledPause(word, confidence)) continue;
+      words.push({ word, startMs: streamMs(segment.startFrame), endMs: streamMs(segment.endFrame + 1), confidence });
     }
     const first = words[0];
     const last = words[words.length - 1];

@@ -226,11 +226,12 @@ describe.skipIf(missing.length > 0)('PocketSphinx recognizer', () => {
    * The same sentences with and without a filled pause, in flite's in-sentence "um" (AH M) and "uh"
    * (AH), each set as one stream. The pauses should cost nothing; each word they cost is one the
    * model wrote over a pause. With the clinical vocabulary learned from transcripts alone they cost
-   * 13 words; with filled pauses scattered through its training text (the shipped build), 11.
-   * Most of what is left: a sentence-opening or in-phrase "uh" heard as "but", "the" or "got"
-   * (docs/realtime.md, "Filled pauses").
+   * 13 words; with filled pauses scattered through its training text (the shipped build), 11; with
+   * an unsure "but" taken for the "uh" it was (filled-pauses.ts), 9. What is left: words near the
+   * pause heard wrong ("um a cough" as "them because", "uh try" as "help right") (docs/realtime.md,
+   * "Filled pauses").
    */
-  it('writes few words over filled pauses: "um" and "uh" add at most 11 words to 8 sentences in 2 voices', async () => {
+  it('writes few words over filled pauses: "um" and "uh" add at most 9 words to 8 sentences in 2 voices', async () => {
     // Each set as one stream, a pause after each sentence long enough to end its utterance.
     const decode = async (sentences: readonly string[], voice: string): Promise<string[]> => {
       const stream = (await recognizer.openStream({ sampleRate: 16000 })) as PacedStream;
@@ -258,7 +259,7 @@ describe.skipIf(missing.length > 0)('PocketSphinx recognizer', () => {
       process.stderr.write(`[asr] filled pauses, ${voice}: "${heardWith.join(' ')}"\n`);
     }
     process.stderr.write(`[asr] filled pauses: ${added} words added to 8 sentences in 2 voices\n`);
-    expect(added).toBeLessThanOrEqual(11);
+    expect(added).toBeLessThanOrEqual(9);
   }, 90_000);
 
   it('reports posteriors as probabilities from 0 to 1, also where rounding puts a log posterior above 0', async () => {
