@@ -1,14 +1,9 @@
 import type { RealtimeSessionResource, TranscriptSegment } from '@chartwright/protocol';
 
 import type { RealtimeSessionArchive } from '../realtime/session-archive.js';
-import type { Conversation, ConversationTurn, TurnWord } from '../text/conversation.js';
-import { readableSentences, readableText } from '../text/display-text.js';
-
-const SPEAKER_LABELS: Readonly<Record<TranscriptSegment['speaker'], string>> = {
-  clinician: 'Clinician',
-  patient: 'Patient',
-  unknown: 'Unknown',
-};
+import type { Conversation } from '../text/conversation.js';
+import { readableText } from '../text/display-text.js';
+import { conversationTurn, type SegmentTurn, segmentTurns, SPEAKER_LABELS } from '../text/segment-conversation.js';
 
 /** An encounter's recorded conversation: its realtime sessions and the text notes are written from. */
 export interface EncounterTranscript {
@@ -16,34 +11,12 @@ export interface EncounterTranscript {
   text: string;
 }
 
-interface SessionTurn {
-  speaker: TranscriptSegment['speaker'];
-  texts: string[];
-  words: TurnWord[];
-  heard: boolean;
-}
-
 /** One session's turns: consecutive segments of a speaker form one turn (all of them, unlabelled). */
-function sessionTurns(segments: readonly TranscriptSegment[], labelled: boolean): SessionTurn[] {
-  const turns: SessionTurn[] = [];
-  for (const segment of segments) {
-    const text = segment.text.replace(/\s+/g, ' ').trim();
-    if (text === '') continue;
-    const words = (segment.words ?? []).map(({ word, confidence }): TurnWord =>
-      confidence === undefined ? { word } : { word, confidence },
-    );
-    const last = turns.at(-1);
-    if (last !== undefined && (!labelled || last.speaker === segment.speaker)) {
-      last.texts.push(text);
-      last.words.push(...words);
-      last.heard ||= segment.words !== undefined;
-    } else turns.push({ speaker: segment.speaker, texts: [text], words, heard: segment.words !== undefined });
-  }
-  return turns;
-}
+const sessionTurns = (segments: readonly TranscriptSegment[], labelled: boolean): SegmentTurn[] =>
+  segmentTurns(segments, (previous, next) => !labelled || previous === next);
 
 /** A turn as a note's parser and the chart read it: its segments with their sentence ends and marks. */
-const readableTurn = (turn: SessionTurn): string => turn.texts.map(readableText).join(' ');
+const readableTurn = (turn: SegmentTurn): string => turn.texts.map(readableText).join(' ');
 
 const anySpeakerKnown = (realtimeSessions: readonly RealtimeSessionResource[]) =>
   realtimeSessions.some((session) => session.segments.some((segment) => segment.speaker !== 'unknown'));
@@ -74,21 +47,12 @@ export function transcriptConversation(realtimeSessions: readonly RealtimeSessio
   const labelled = anySpeakerKnown(realtimeSessions);
   const turns = realtimeSessions.flatMap((session) => sessionTurns(session.segments, labelled));
   return {
-    turns: turns.map((turn, index): ConversationTurn => {
-      // Each segment ends where the speaker paused: a sentence ends there at the latest.
-      const sentences = turn.texts
-        .flatMap(readableSentences)
-        .map((sentence, position) => ({ index: position, ...sentence }));
-      return {
-        index,
+    turns: turns.map((turn, index) =>
+      conversationTurn(turn, index, {
         speaker: labelled ? turn.speaker : 'unknown',
         speakerLabel: labelled ? SPEAKER_LABELS[turn.speaker] : null,
-        // The turn's readable text, from its sentences rather than derived a second time.
-        text: sentences.map((sentence) => sentence.text).join(' '),
-        sentences,
-        ...(turn.heard ? { words: turn.words } : {}),
-      };
-    }),
+      }),
+    ),
   };
 }
 

@@ -3,14 +3,23 @@ import type { NoteSegment } from '@chartwright/protocol';
 import type { Conversation, ConversationSentence, ConversationTurn, Speaker, TurnWord } from './conversation.js';
 import { readableSentences } from './display-text.js';
 
-const SPEAKER_LABELS: Readonly<Record<Speaker, string>> = {
+/** How a turn's speaker is written before its text (`Clinician: …`). */
+export const SPEAKER_LABELS: Readonly<Record<Speaker, string>> = {
   clinician: 'Clinician',
   patient: 'Patient',
   other: 'Other',
   unknown: 'Unknown',
 };
 
-interface TurnDraft {
+/** A recognised segment as turns are made of: its text, its speaker when known, its words. */
+export interface SpokenSegment {
+  text: string;
+  speaker?: Speaker | undefined;
+  words?: readonly { word: string; confidence?: number | undefined }[] | undefined;
+}
+
+/** Consecutive segments taken as one speaker's turn, before their sentences are read. */
+export interface SegmentTurn {
   speaker: Speaker;
   texts: string[];
   words: TurnWord[];
@@ -19,51 +28,68 @@ interface TurnDraft {
 }
 
 /**
- * The recognizer's segments as turns: adjacent segments of one known speaker form one turn (the
- * recognizer cuts a speaker's talk at pauses); segments of an unknown speaker stay turns of their
- * own, since nothing says they are one person's. Segments with no text are skipped.
+ * The recognizer's segments as turns: a segment joins the turn before it when `joins(previous,
+ * next)` says the two speakers are one (the recognizer cuts a speaker's talk at pauses). Segments
+ * with no text are skipped.
  */
-function turnDrafts(segments: readonly NoteSegment[]): TurnDraft[] {
-  const drafts: TurnDraft[] = [];
+export function segmentTurns(
+  segments: readonly SpokenSegment[],
+  joins: (previous: Speaker, next: Speaker) => boolean,
+): SegmentTurn[] {
+  const turns: SegmentTurn[] = [];
   for (const segment of segments) {
     const text = segment.text.replace(/\s+/g, ' ').trim();
     if (text === '') continue;
-    const speaker: Speaker = segment.speaker ?? 'unknown';
-    const words: TurnWord[] = (segment.words ?? []).map(({ word, confidence }) =>
+    const speaker = segment.speaker ?? 'unknown';
+    const words = (segment.words ?? []).map(({ word, confidence }): TurnWord =>
       confidence === undefined ? { word } : { word, confidence },
     );
-    const last = drafts.at(-1);
-    if (last !== undefined && speaker !== 'unknown' && last.speaker === speaker) {
+    const last = turns.at(-1);
+    if (last !== undefined && joins(last.speaker, speaker)) {
       last.texts.push(text);
       last.words.push(...words);
       last.heard ||= segment.words !== undefined;
-    } else {
-      drafts.push({ speaker, texts: [text], words, heard: segment.words !== undefined });
-    }
+    } else turns.push({ speaker, texts: [text], words, heard: segment.words !== undefined });
   }
-  return drafts;
+  return turns;
+}
+
+/** A turn as a note's conversation holds it: the sentences of its segments, and its words if heard. */
+export function conversationTurn(
+  turn: SegmentTurn,
+  index: number,
+  speaker: { speaker: Speaker; speakerLabel: string | null },
+): ConversationTurn {
+  // Each segment ends where the speaker paused: a sentence ends there at the latest.
+  const sentences = turn.texts
+    .flatMap(readableSentences)
+    .map((sentence, position): ConversationSentence => ({ index: position, ...sentence }));
+  return {
+    index,
+    ...speaker,
+    // The turn's readable text, from its sentences rather than derived a second time.
+    text: sentences.map((sentence) => sentence.text).join(' '),
+    sentences,
+    ...(turn.heard ? { words: turn.words } : {}),
+  };
 }
 
 /**
  * The conversation a note is written from when the visit came as realtime segments: the same turns
  * and sentences as parsed text, and on each turn the recognizer's words with their confidence.
+ * Adjacent segments of one known speaker form one turn; segments of an unknown speaker stay turns
+ * of their own, since nothing says they are one person's.
  */
 export function conversationFromSegments(segments: readonly NoteSegment[]): Conversation {
-  const turns = turnDrafts(segments).map((draft, index): ConversationTurn => {
-    // Each segment ends where the speaker paused: a sentence ends there at the latest.
-    const sentences = draft.texts
-      .flatMap(readableSentences)
-      .map((sentence, position): ConversationSentence => ({ index: position, ...sentence }));
-    return {
-      index,
-      speaker: draft.speaker,
-      speakerLabel: draft.speaker === 'unknown' ? null : SPEAKER_LABELS[draft.speaker],
-      text: sentences.map((sentence) => sentence.text).join(' '),
-      sentences,
-      ...(draft.heard ? { words: draft.words } : {}),
-    };
-  });
-  return { turns };
+  const turns = segmentTurns(segments, (previous, next) => next !== 'unknown' && previous === next);
+  return {
+    turns: turns.map((turn, index) =>
+      conversationTurn(turn, index, {
+        speaker: turn.speaker,
+        speakerLabel: turn.speaker === 'unknown' ? null : SPEAKER_LABELS[turn.speaker],
+      }),
+    ),
+  };
 }
 
 /**
