@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { withDisplay } from '../realtime/segment-view.js';
 import type { ConversationTurn } from '../text/conversation.js';
 import { parseConversation } from '../text/parse-conversation.js';
-import { transcriptConversation, transcriptText } from './transcripts.js';
+import { transcriptRecording } from './transcripts.js';
 
 type Said = [TranscriptSegment['speaker'], string, TranscriptSegment['words']?];
 
@@ -62,13 +62,22 @@ describe('the recorded conversation a widget note is written from', () => {
     ['labelled', labelled],
     ['unlabelled', unlabelled],
   ])('has the turns the transcript text parses into (%s), so evidence indexes the text’s turns', (_name, sessions) => {
-    expect(turnsOf(transcriptConversation(sessions).turns)).toEqual(
-      turnsOf(parseConversation(transcriptText(sessions)).turns),
+    const { text, conversation } = transcriptRecording(sessions);
+    expect(turnsOf(conversation.turns)).toEqual(turnsOf(parseConversation(text).turns));
+  });
+
+  it('writes labelled turns as speaker lines and unlabelled sessions as prose, a blank line between sessions', () => {
+    expect(transcriptRecording(labelled).text).toBe(
+      [
+        'Clinician: Any chest pain?\nPatient: No. Not at all.\nUnknown: Mm.',
+        'Unknown: Sorry, where were we?\nClinician: Your lungs sound clear. Come back in a week.',
+      ].join('\n\n'),
     );
+    expect(transcriptRecording(unlabelled).text).toBe('Any chest pain? No.\n\nLungs sound clear.');
   });
 
   it('keeps each turn’s recognizer words, in order, where the segments had them', () => {
-    const turns = transcriptConversation(labelled).turns;
+    const turns = transcriptRecording(labelled).conversation.turns;
     expect(turns.map((turn) => turn.words)).toEqual([
       [
         { word: 'any', confidence: 0.9 },
@@ -85,7 +94,7 @@ describe('the recorded conversation a widget note is written from', () => {
       undefined,
       undefined,
     ]);
-    expect(transcriptConversation(unlabelled).turns.map((turn) => turn.words)).toEqual([
+    expect(transcriptRecording(unlabelled).conversation.turns.map((turn) => turn.words)).toEqual([
       [{ word: 'no', confidence: 0.4 }],
       undefined,
     ]);

@@ -1,9 +1,8 @@
-import type { RealtimeSessionResource, TranscriptSegment } from '@chartwright/protocol';
+import type { RealtimeSessionResource } from '@chartwright/protocol';
 
 import type { RealtimeSessionArchive } from '../realtime/session-archive.js';
-import type { Conversation } from '../text/conversation.js';
-import { readableText } from '../text/display-text.js';
-import { conversationTurn, type SegmentTurn, segmentTurns, SPEAKER_LABELS } from '../text/segment-conversation.js';
+import type { Conversation, ConversationTurn } from '../text/conversation.js';
+import { conversationTurn, segmentTurns, SPEAKER_LABELS } from '../text/segment-conversation.js';
 
 /** An encounter's recorded conversation: its realtime sessions and the text notes are written from. */
 export interface EncounterTranscript {
@@ -11,49 +10,40 @@ export interface EncounterTranscript {
   text: string;
 }
 
-/** One session's turns: consecutive segments of a speaker form one turn (all of them, unlabelled). */
-const sessionTurns = (segments: readonly TranscriptSegment[], labelled: boolean): SegmentTurn[] =>
-  segmentTurns(segments, (previous, next) => !labelled || previous === next);
-
-/** A turn as a note's parser and the chart read it: its segments with their sentence ends and marks. */
-const readableTurn = (turn: SegmentTurn): string => turn.texts.map(readableText).join(' ');
-
 const anySpeakerKnown = (realtimeSessions: readonly RealtimeSessionResource[]) =>
   realtimeSessions.some((session) => session.segments.some((segment) => segment.speaker !== 'unknown'));
 
-/**
- * The realtime sessions' segments as one conversation, in the shape the note parser reads: consecutive
- * segments of a speaker form one `Clinician:` / `Patient:` turn when any speaker is known (the rest
- * are `Unknown:`, so they are not taken for the previous speaker's words), and plain prose when none
- * is. Realtime sessions are separated by a blank line.
- */
-export function transcriptText(realtimeSessions: readonly RealtimeSessionResource[]): string {
-  const labelled = anySpeakerKnown(realtimeSessions);
-  return realtimeSessions
-    .map((session) => {
-      const turns = sessionTurns(session.segments, labelled);
-      if (!labelled) return turns.map(readableTurn).join(' ');
-      return turns.map((turn) => `${SPEAKER_LABELS[turn.speaker]}: ${readableTurn(turn)}`).join('\n');
-    })
-    .filter((text) => text !== '')
-    .join('\n\n');
+/** What a note is written from: the transcript's text, and the same turns with the recognizer's words. */
+export interface EncounterRecording {
+  text: string;
+  conversation: Conversation;
 }
 
 /**
- * The same conversation as `transcriptText` reads, turn for turn (a note's evidence indexes its
- * turns), built from the segments so each turn keeps the recognizer's words and their confidence.
+ * The realtime sessions' segments as one conversation, and as text in the shape the note parser
+ * reads back into the same turns (a note's evidence indexes them): consecutive segments of a speaker
+ * form one `Clinician:` / `Patient:` turn when any speaker is known (the rest are `Unknown:`, so they
+ * are not taken for the previous speaker's words), and plain prose when none is. Realtime sessions
+ * are separated by a blank line. The text is written from the turns, so each segment's sentences are
+ * read once.
  */
-export function transcriptConversation(realtimeSessions: readonly RealtimeSessionResource[]): Conversation {
+export function transcriptRecording(realtimeSessions: readonly RealtimeSessionResource[]): EncounterRecording {
   const labelled = anySpeakerKnown(realtimeSessions);
-  const turns = realtimeSessions.flatMap((session) => sessionTurns(session.segments, labelled));
-  return {
-    turns: turns.map((turn, index) =>
-      conversationTurn(turn, index, {
-        speaker: labelled ? turn.speaker : 'unknown',
-        speakerLabel: labelled ? SPEAKER_LABELS[turn.speaker] : null,
-      }),
-    ),
-  };
+  const turns: ConversationTurn[] = [];
+  const sessionTexts: string[] = [];
+  for (const session of realtimeSessions) {
+    const sessionTurns = segmentTurns(session.segments, (previous, next) => !labelled || previous === next).map(
+      (turn, position) =>
+        conversationTurn(turn, turns.length + position, {
+          speaker: labelled ? turn.speaker : 'unknown',
+          speakerLabel: labelled ? SPEAKER_LABELS[turn.speaker] : null,
+        }),
+    );
+    turns.push(...sessionTurns);
+    const lines = sessionTurns.map((turn) => (labelled ? `${SPEAKER_LABELS[turn.speaker]}: ${turn.text}` : turn.text));
+    if (lines.length > 0) sessionTexts.push(lines.join(labelled ? '\n' : ' '));
+  }
+  return { text: sessionTexts.join('\n\n'), conversation: { turns } };
 }
 
 export class EncounterTranscripts {
@@ -62,12 +52,11 @@ export class EncounterTranscripts {
   /** Every retained realtime session of the encounter (oldest first) with its segments, and the joined text. */
   async forEncounter(encounterId: string): Promise<EncounterTranscript> {
     const realtimeSessions = await this.archive.listForEncounter(encounterId);
-    return { realtimeSessions, text: transcriptText(realtimeSessions) };
+    return { realtimeSessions, text: transcriptRecording(realtimeSessions).text };
   }
 
   /** What a note is written from: the transcript's text, and its turns with the recognizer's words. */
-  async recording(encounterId: string): Promise<{ text: string; conversation: Conversation }> {
-    const realtimeSessions = await this.archive.listForEncounter(encounterId);
-    return { text: transcriptText(realtimeSessions), conversation: transcriptConversation(realtimeSessions) };
+  async recording(encounterId: string): Promise<EncounterRecording> {
+    return transcriptRecording(await this.archive.listForEncounter(encounterId));
   }
 }
