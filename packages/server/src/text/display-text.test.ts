@@ -171,6 +171,9 @@ describe('isQuestion', () => {
     expect(isQuestion(['so', 'and', 'how', 'are', 'you'])).toBe(true);
     expect(isQuestion(["don't", 'you', 'think'])).toBe(true);
     expect(isQuestion(['anything', 'else'])).toBe(true);
+    expect(isQuestion(['okay', 'anybody', 'in', 'the', 'family', 'with', 'kidney', 'failure'])).toBe(true);
+    expect(isQuestion(['anyone', 'at', 'home', 'sick'])).toBe(true);
+    expect(isQuestion(['anyone', 'can', 'get', 'it'])).toBe(false);
     expect(isQuestion(['how'])).toBe(false);
     expect(isQuestion(['is', 'good'])).toBe(false);
     expect(isQuestion(['i', 'am', 'fine'])).toBe(false);

@@ -117,6 +117,10 @@ const SUBJECTS: ReadonlySet<string> = new Set(
   ),
 );
 const PRONOUNS: ReadonlySet<string> = new Set(['i', 'you', 'we', 'they', 'he', 'she', 'it']);
+/** "Any fever?", "Anybody in the family with kidney failure?": asking whether there is any. */
+const ANY_WORDS: ReadonlySet<string> = new Set(['any', 'anything', 'anybody', 'anyone']);
+/** "Anyone can get it": a statement about anybody, not a question. */
+const MODALS: ReadonlySet<string> = new Set(['can', 'could', 'will', 'would', 'should', 'may', 'might', 'must']);
 
 const LEAD = /^[^\p{L}\p{N}]+/u;
 const TRAIL = /[^\p{L}\p{N}%+]+$/u;
@@ -137,7 +141,7 @@ export function isQuestion(words: readonly string[]): boolean {
   if (WH_CONTRACTIONS.has(first)) return true;
   if (WH_WORDS.has(first)) return second !== '' && !PRONOUNS.has(second);
   if (AUXILIARIES.has(first)) return SUBJECTS.has(second);
-  return first === 'any' || first === 'anything';
+  return ANY_WORDS.has(first) && !MODALS.has(second);
 }
 
 /** The terms by their first word: a word is checked against the few terms it can open, not all of them. */

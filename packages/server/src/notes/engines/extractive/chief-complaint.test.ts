@@ -22,6 +22,12 @@ describe('the reason for the visit', () => {
 [patient_guest] we are just here to make sure that her kidneys are looking good .
 [doctor] okay .`;
     expect(reasonOf(visit)).toBe('Evaluation of the kidneys.');
+    // A parent speaking for the family, as recognised speech without punctuation.
+    expect(
+      reasonOf(
+        '[doctor] okay\n[patient_guest] so we are just here to make sure that our kidneys are looking good right now\n[doctor] okay',
+      ),
+    ).toBe('Evaluation of the kidneys.');
   });
 
   it('ends where a question to the patient begins, in speech without punctuation', () => {

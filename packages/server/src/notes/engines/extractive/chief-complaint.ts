@@ -13,7 +13,7 @@ const REASON_PATTERNS: readonly RegExp[] = [
 ];
 
 const TO_CHECK =
-  /\bhere (?:today )?to (?:make sure|check|see|find out) (?:that |if |whether )?(?:her |his |my |your |the )([a-z]+(?: [a-z]+)?) (?:is|are) (?:looking |doing |working )?(?:good|ok|okay|fine|normal|healthy|alright|all right)\b/;
+  /\bhere (?:today )?to (?:make sure|check|see|find out) (?:that |if |whether )?(?:her |his |my |your |our |their |the )([a-z]+(?: [a-z]+)?) (?:is|are) (?:looking |doing |working )?(?:good|ok|okay|fine|normal|healthy|alright|all right)\b/;
 
 /** Where the reason ends; in unpunctuated speech, also where a question to the patient begins ("… knee pain can you tell me"). */
 const STOP_AT =
