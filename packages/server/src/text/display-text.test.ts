@@ -174,6 +174,11 @@ describe('isQuestion', () => {
     expect(isQuestion(['okay', 'anybody', 'in', 'the', 'family', 'with', 'kidney', 'failure'])).toBe(true);
     expect(isQuestion(['anyone', 'at', 'home', 'sick'])).toBe(true);
     expect(isQuestion(['anyone', 'can', 'get', 'it'])).toBe(false);
+    // An acknowledgement run into the next question, with no end heard between them.
+    expect(isQuestion(['interesting', 'do', 'you', 'remember', 'having', 'any', 'heartburn'])).toBe(true);
+    expect(isQuestion(['all', 'right', 'is', 'it', 'worse', 'at', 'night'])).toBe(true);
+    expect(isQuestion(['great', 'you', 'are', 'all', 'set'])).toBe(false);
+    expect(isQuestion(['all', 'is', 'well'])).toBe(false);
     expect(isQuestion(['how'])).toBe(false);
     expect(isQuestion(['is', 'good'])).toBe(false);
     expect(isQuestion(['i', 'am', 'fine'])).toBe(false);

@@ -89,19 +89,14 @@ const PROPER = new Map(
     .map((word) => [word, word.charAt(0).toUpperCase() + word.slice(1)]),
 );
 
-/** Words that open a sentence without deciding what it is ("so, how are you?"). */
-const OPENERS: ReadonlySet<string> = new Set([
-  'so',
-  'and',
-  'but',
-  'okay',
-  'ok',
-  'alright',
-  'well',
-  'now',
-  'oh',
-  'also',
-]);
+/**
+ * Words that open a sentence without deciding what it is ("so, how are you?"), among them the
+ * acknowledgements a clinician runs into the next question when nothing marks the end between them
+ * ("interesting, do you remember any heartburn?", "all right, is it worse at night?").
+ */
+const OPENERS: ReadonlySet<string> = new Set(
+  'so and but okay ok alright right well now oh also yeah yes great good perfect interesting awesome sure'.split(' '),
+);
 const WH_WORDS: ReadonlySet<string> = new Set(['what', 'when', 'where', 'why', 'who', 'whom', 'whose', 'which', 'how']);
 const WH_CONTRACTIONS: ReadonlySet<string> = new Set(["what's", "how's", "where's", "who's", "when's", "why's"]);
 const AUXILIARIES: ReadonlySet<string> = new Set(
@@ -135,7 +130,11 @@ function sourceWord(word: string): SourceWord {
 /** Whether the words ask something: a wh-word that is not a clause's ("when I bend"), an inverted auxiliary, or "any …". */
 export function isQuestion(words: readonly string[]): boolean {
   let start = 0;
-  while (start < words.length - 1 && OPENERS.has(words[start] ?? '')) start++;
+  for (;;) {
+    if (start < words.length - 2 && words[start] === 'all' && words[start + 1] === 'right') start += 2;
+    else if (start < words.length - 1 && OPENERS.has(words[start] ?? '')) start++;
+    else break;
+  }
   const first = words[start] ?? '';
   const second = words[start + 1] ?? '';
   if (WH_CONTRACTIONS.has(first)) return true;

@@ -3,7 +3,7 @@
  * count or frequency (which is a yes). Read from the whole answering turn as said (fillers kept:
  * "mm-hmm" is a yes), with the turns patients take: double negatives ("I can't say I haven't"),
  * corrections ("yes. oh wait, no", "twice. no, three times"), hedges ("maybe once or twice" is a
- * yes, "I'm not sure" is not), and the form of the question (a "no" to "is the rash gone?" means
+ * yes, "I'm not sure" is not, nor a "maybe" the patient then doubts), and the form of the question (a "no" to "is the rash gone?" means
  * the rash is there).
  */
 import type { FactPolarity } from '@chartwright/protocol';
@@ -16,7 +16,8 @@ export interface Answer {
   timing?: string;
 }
 
-type Mark = 'yes' | 'no' | 'unsure' | 'some';
+/** `hedge`: a guessed yes ("maybe"), a yes unless the answer goes on to doubt or deny it. */
+type Mark = 'yes' | 'no' | 'unsure' | 'some' | 'hedge';
 
 const MARKS: readonly (readonly [RegExp, Mark])[] = [
   [/^(?:i (?:do|did|have|am|was) not think so|i do not believe so)\b/, 'no'],
@@ -24,7 +25,7 @@ const MARKS: readonly (readonly [RegExp, Mark])[] = [
     /^(?:i am not sure|i'm not sure|not sure|i do not know|i don't know|hard to say|i can not remember|i cannot remember|i do not remember|i can not say|who knows|no idea|i could not tell you|not certain|i am unsure|unsure)\b/,
     'unsure',
   ],
-  [/^(?:maybe|possibly|perhaps|probably|i guess|i think so|kind of|sort of)\b(?! not)/, 'some'],
+  [/^(?:maybe|possibly|perhaps|probably|i guess|i think so|kind of|sort of)\b(?! not)/, 'hedge'],
   [
     /^(?:rarely|sometimes|occasionally|once in a while|every once in a while|now and then|here and there|on and off|off and on|a little|a bit|a few times|a couple(?: of)? times|once or twice|once|twice|\d+ (?:times|or \d+)|some|most (?:days|nights|mornings)|every (?:day|night|morning)|all the time|a lot|constantly|usually|mostly|only (?:when|if|at)|just (?:when|at)|at night|in the mornings?|years|months|weeks|since)\b/,
     'some',
@@ -38,6 +39,13 @@ const MARKS: readonly (readonly [RegExp, Mark])[] = [
     'yes',
   ],
 ];
+
+/** A later clause that takes back a guessed yes. */
+const DOUBTS =
+  /^(?:i am not sure|i'm not sure|not sure|i do not know|i don't know|i (?:do|did) not think (?:i|so|that))\b/;
+
+/** Words a clause runs on with, which say nothing of the answer ("so I'm not sure"). */
+const RUN_ON = /^(?:so|and|um|uh)\s+/;
 
 /** Turns a first answer around: what comes after it decides. */
 const CORRECTION = /^(?:wait|oh wait|actually|sorry|i mean|well|hold on|come to think of it|now that you mention it)\b/;
@@ -79,7 +87,7 @@ function marks(text: string): Marked[] {
   const clauses = text.split(/\s*[,.;!?]\s*/).filter((clause) => clause !== '');
   let corrected = false;
   clauses.forEach((clause, index) => {
-    let rest = clause;
+    let rest = clause.replace(RUN_ON, '');
     if (CORRECTION.test(rest)) {
       corrected = found.length > 0;
       rest = rest.replace(CORRECTION, '').trim();
@@ -104,6 +112,12 @@ function finalMark(found: readonly Marked[]): Marked | null {
     if (current.corrected || countCorrection) result = current;
     else if (result?.mark === 'no' && current.mark === 'some' && index === 1 && previous.at === 0) result = current;
   }
+  // "Maybe. I don't think I've ever had it, so I'm not sure": a guess the patient then doubts. (Not
+  // any later no: "maybe once or twice, I didn't think much of it" is still a yes.)
+  const guess = result;
+  if (guess?.mark === 'hedge' && found.some((later) => later.at > guess.at && DOUBTS.test(later.clause))) {
+    return { ...guess, mark: 'unsure' };
+  }
   return result;
 }
 
@@ -117,7 +131,8 @@ export function answerOf(sentences: readonly string[], form: QuestionForm): Answ
   const withTiming = (polarity: FactPolarity | null): Answer =>
     timing === undefined || polarity !== 'present' ? { polarity } : { polarity, timing };
   if (DOUBLE_NEGATIVE.test(text)) return withTiming('present');
-  const mark = NEGATIVE_CONCORD.test(text) ? 'no' : (final?.mark ?? null);
+  const marked = NEGATIVE_CONCORD.test(text) ? 'no' : (final?.mark ?? null);
+  const mark = marked === 'hedge' ? 'some' : marked;
   switch (form) {
     case 'resolution':
       // "Is the rash gone?" — "no": the rash is there.
