@@ -12,9 +12,13 @@ const NEGATION =
 /** Negations that negate nothing after them. */
 const PSEUDO_NEGATION =
   /\b(?:not only|no change|no changes|no increase|no worse|not worse|not sure|no longer sure|not just|no doubt|not certain|no idea|nothing but|not bad|no problem with|not too bad)\b/;
-/** Where a negation's scope ends; "no chest pain, just the cough" turns to what is there. */
+/**
+ * Where a negation's scope ends; "no chest pain, just the cough" turns to what is there. A "no"
+ * before a subject answers the question and negates nothing after it ("no I just have a headache",
+ * as recognised speech runs the answer into the rest).
+ */
 const CLAUSE_BREAK =
-  /\b(?:but|however|although|though|except|apart from|aside from|other than|yet|which|who|(?:just|only) (?:the|a|an|some|my|this|that))\b|[;:.?!]/g;
+  /\b(?:but|however|although|though|except|apart from|aside from|other than|yet|which|who|(?:just|only) (?:the|a|an|some|my|this|that)|no(?= (?:i|i'm|i've|it|it's|he|she|we|they|just|well)\b))\b|[;:.?!]/g;
 /** After the mention: the thing is over ("the rash went away"). */
 const RESOLVED_AFTER =
   /^\s*(?:has |have |had )?(?:went away|gone away|is gone|are gone|was gone|resolved|has resolved|cleared up|stopped)\b/;
