@@ -284,7 +284,8 @@ export function displayText(text: string): DisplayText {
 const capitalised = (text: string): string =>
   text.replace(/^(\P{L}*)(\p{Ll})/u, (_whole, lead: string, letter: string) => lead + letter.toUpperCase());
 
-const hasSentenceMarks = (text: string): boolean => /[.?!]/.test(text);
+/** Whether the text carries its own sentence ends (typed, or a recognizer that punctuates). */
+export const hasSentenceMarks = (text: string): boolean => /[.?!]/.test(text);
 
 /**
  * Text as a note's parser reads it: typed or recognised text without sentence marks (a

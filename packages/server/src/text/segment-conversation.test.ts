@@ -42,6 +42,24 @@ describe('conversationFromSegments', () => {
     ]);
   });
 
+  it('runs a segment cut where no sentence can end into the next, so a negation stays with its clause', () => {
+    const { turns } = conversationFromSegments([
+      { speaker: 'clinician', text: "your sugars look fine i don't think" },
+      { speaker: 'clinician', text: 'we need to change the dose' },
+      { speaker: 'clinician', text: 'see you in three months and' },
+      { speaker: 'clinician', text: 'Call us if anything changes.' },
+    ]);
+    expect(turns.map((turn) => turn.sentences.map((sentence) => sentence.text))).toEqual([
+      [
+        'Your sugars look fine.',
+        "I don't think we need to change the dose.",
+        // A punctuated segment keeps its own ends: the cut one before it closes where it paused.
+        'See you in 3 months and.',
+        'Call us if anything changes.',
+      ],
+    ]);
+  });
+
   it('keeps segments of an unknown speaker apart, skips empty ones, and splits sentences', () => {
     const { turns } = conversationFromSegments([
       { text: 'Good morning. How are you?' },

@@ -1,7 +1,8 @@
 import type { NoteSegment } from '@chartwright/protocol';
 
 import type { Conversation, ConversationSentence, ConversationTurn, Speaker, TurnWord } from './conversation.js';
-import { readableSentences } from './display-text.js';
+import { hasSentenceMarks, readableSentences } from './display-text.js';
+import { mayEndAfter } from './punctuation/sentence-ends.js';
 
 /** How a turn's speaker is written before its text (`Clinician: …`). */
 export const SPEAKER_LABELS: Readonly<Record<Speaker, string>> = {
@@ -54,14 +55,35 @@ export function segmentTurns(
   return turns;
 }
 
+/** Unpunctuated speech cut where no sentence ends ("… the sugars are fine I don't think"). */
+const runsOn = (text: string): boolean =>
+  !hasSentenceMarks(text) && !mayEndAfter((text.split(' ').at(-1) ?? '').toLowerCase().replace(/[^a-z']/g, ''));
+
+/**
+ * A turn's segment texts with each one cut off mid-sentence joined to the next ("… I don't think" |
+ * "we need to change anything"): read apart, the second reads as said without the first's words
+ * ("We need to change anything.").
+ */
+function spokenSentenceRuns(texts: readonly string[]): string[] {
+  const runs: string[] = [];
+  for (const text of texts) {
+    const previous = runs.at(-1);
+    if (previous !== undefined && runsOn(previous) && !hasSentenceMarks(text))
+      runs[runs.length - 1] = `${previous} ${text}`;
+    else runs.push(text);
+  }
+  return runs;
+}
+
 /** A turn as a note's conversation holds it: the sentences of its segments, and its words if heard. */
 export function conversationTurn(
   turn: SegmentTurn,
   index: number,
   speaker: { speaker: Speaker; speakerLabel: string | null },
 ): ConversationTurn {
-  // Each segment ends where the speaker paused: a sentence ends there at the latest.
-  const sentences = turn.texts
+  // Each segment ends where the speaker paused: a sentence ends there at the latest, unless the
+  // pause came where none can end.
+  const sentences = spokenSentenceRuns(turn.texts)
     .flatMap(readableSentences)
     .map((sentence, position): ConversationSentence => ({ index: position, ...sentence }));
   return {

@@ -38,9 +38,14 @@ interface Path {
   chosen: Chosen | null;
 }
 
+/** Whether a sentence may end after this word (lower case): not after "the", "and", "think"… */
+export function mayEndAfter(word: string, model: HiddenEventModel = shippedPunctuationModel()): boolean {
+  return !model.neverLast.has(word);
+}
+
 function mayEnd(model: HiddenEventModel, words: readonly string[], index: number, length: number): boolean {
   const word = words[index] ?? '';
-  if (model.neverLast.has(word)) return false;
+  if (!mayEndAfter(word, model)) return false;
   if (index < words.length - 1 && words[index + 1] === word) return false;
   return length >= MIN_SENTENCE_WORDS || model.usuallyLast.has(word);
 }
