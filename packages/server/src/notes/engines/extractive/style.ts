@@ -94,6 +94,13 @@ const DANGLING_END = new Set(
 /** Openers of a clause that cannot stand alone. */
 const SUBORDINATE =
   /^(?:if|when|whenever|because|since(?! then)|although|though|unless|while|until|so that|to make sure|in order to|which|who|whether)\b/;
+/**
+ * The clause a subordinate one leads into, where speech has no comma between them ("if that happens
+ * I am also going to order a urine culture"): a subject and a modal or "going to" after the opener's
+ * own words.
+ */
+const MAIN_CLAUSE_AFTER =
+  /^\S+ \S.*? (?:i|we|you|he|she|they) (?:(?:am|are|is|also|just|then|still|definitely|probably) ){0,2}(?:going to|will|would|need to|can|should|may|might|must)\b/;
 const PREPOSITION_START = /^(?:with|for|at|in|on|of|to|from|by|about|after|before|during|over|under|around|like|as)\b/;
 
 /** Words that make a clause a statement: auxiliaries, note verbs, finite or participial forms. */
@@ -150,7 +157,7 @@ export function noteStyle(tokens: readonly string[], kind: Kind, clinician: bool
   const out = tokenize(text);
   if (!out.some(isWord)) return null;
   if (heading) return { tokens: out, heading };
-  if (SUBORDINATE.test(lower) && !lower.includes(',')) return null;
+  if (SUBORDINATE.test(lower) && !lower.includes(',') && !MAIN_CLAUSE_AFTER.test(lower)) return null;
   const predicate = PREDICATE.test(lower) || /^[a-z ]*exam:/.test(lower);
   if (!predicate) {
     // A symptom or a finding named on its own ("shortness of breath", "no belly pain") is content.
