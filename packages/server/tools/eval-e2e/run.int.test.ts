@@ -65,5 +65,8 @@ describe.skipIf(missing.length > 0)('npm run eval:e2e', () => {
     expect(mono?.rouge1Share).toBeGreaterThan(0.75);
     expect(mono?.audioAudit.personShare ?? 0).toBeLessThanOrEqual(0.1);
     expect(mono?.audioAudit.assessmentAndPlanShare).toBe(1);
+    // "No fever" heard as it was said: the two notes agree on what was denied.
+    expect(visit?.polarityDisagreements).toEqual([]);
+    expect(mono?.polarityDisagreements).toBe(0);
   });
 });

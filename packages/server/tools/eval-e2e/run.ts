@@ -4,8 +4,9 @@
  * recording (one voice per channel), streamed through the realtime WebSocket of the service in its
  * default configuration, and the stored transcript sent to `POST /api/v1/notes` as segments. The
  * same engine writes a note from the typed (gold) transcript. Reported per layout: word error rate,
- * speaker attribution, and each note's ROUGE against the clinician's note with the register audit;
- * the figure that matters is the audio note's ROUGE-1 as a share of the gold note's.
+ * speaker attribution, each note's ROUGE against the clinician's note with the register audit, and
+ * the statements the two notes negate differently (polarity-agreement.ts); the figure that matters
+ * is the audio note's ROUGE-1 as a share of the gold note's, with no statement turned around.
  */
 import { readFile } from 'node:fs/promises';
 
@@ -22,6 +23,7 @@ import { rouge1, rougeLsum } from '../eval-notes/rouge.js';
 import { table } from '../shared/table.js';
 import { scoredWords } from '../speech/spoken-form.js';
 import { scoreAttribution } from './attribution.js';
+import { polarityDisagreements, type PolarityDisagreement } from './polarity-agreement.js';
 import { startService, type EvaluatedService } from './service.js';
 import { serviceRequest, streamVisit } from './stream-visit.js';
 
@@ -150,6 +152,8 @@ export interface VisitResult {
   rolesRight: boolean;
   audioNote: { rouge1: number; rougeLsum: number; audit: NoteAudit };
   goldNote: { rouge1: number; rougeLsum: number; audit: NoteAudit };
+  /** Statements the note from audio negates where the gold transcript's note does not, or the reverse. */
+  polarityDisagreements: PolarityDisagreement[];
 }
 
 export interface LayoutSummary {
@@ -166,6 +170,8 @@ export interface LayoutSummary {
   goldRougeLsum: number;
   audioAudit: AuditSummary;
   goldAudit: AuditSummary;
+  /** Over all visits: statements whose negation differs between the two notes. */
+  polarityDisagreements: number;
 }
 
 export interface E2eReport {
@@ -181,6 +187,9 @@ const mean = (values: readonly number[]): number =>
 
 /** The REST note in the shape the register audit reads (the same sections and sentences). */
 const asGenerated = (note: Note): GeneratedNote => note as unknown as GeneratedNote;
+
+const noteSentences = (note: Note): string[] =>
+  note.sections.flatMap((section) => section.sentences.map((sentence) => sentence.text));
 
 function segmentsForNote(stored: RealtimeSessionResource) {
   return stored.segments.map(({ text, startMs, endMs, channel, speaker, words }) => ({
@@ -241,6 +250,7 @@ async function evaluateVisit(
       rougeLsum: rougeLsum(record.note, goldNote.note).f1,
       audit: auditNote(asGenerated(goldNote)),
     },
+    polarityDisagreements: polarityDisagreements(noteSentences(audioNote), noteSentences(goldNote)),
   };
 }
 
@@ -281,6 +291,7 @@ export function summarize(
       visits.map((visit) => visit.goldNote.audit),
       referenceNoteWords,
     ),
+    polarityDisagreements: sum((visit) => visit.polarityDisagreements.length),
   };
 }
 
@@ -371,6 +382,7 @@ export function formatReport(report: E2eReport): string {
         '1st/2nd person (history) audio / gold',
         'chief complaint audio',
         'A&P audio',
+        'negation differs',
       ],
       report.layouts.map((summary) => [
         summary.layout,
@@ -383,12 +395,13 @@ export function formatReport(report: E2eReport): string {
         `${percent(summary.audioAudit.personShare)} / ${percent(summary.goldAudit.personShare)}`,
         percent(summary.audioAudit.chiefComplaintShare),
         percent(summary.audioAudit.assessmentAndPlanShare),
+        String(summary.polarityDisagreements),
       ]),
     ),
     '',
     ...report.visits.map(
       (visit) =>
-        `  ${visit.id} ${visit.layout}: WER ${percent(visit.wordErrors / Math.max(1, visit.referenceWords))}, speaker ${percent(visit.correctlyAttributed / Math.max(1, visit.attributedWords))}${visit.rolesRight ? '' : ' (roles wrong)'}, ROUGE-1 ${visit.audioNote.rouge1.toFixed(3)} / ${visit.goldNote.rouge1.toFixed(3)}${visit.speed === report.speed ? '' : `, sent at ${visit.speed}×`}`,
+        `  ${visit.id} ${visit.layout}: WER ${percent(visit.wordErrors / Math.max(1, visit.referenceWords))}, speaker ${percent(visit.correctlyAttributed / Math.max(1, visit.attributedWords))}${visit.rolesRight ? '' : ' (roles wrong)'}, ROUGE-1 ${visit.audioNote.rouge1.toFixed(3)} / ${visit.goldNote.rouge1.toFixed(3)}, negation differs in ${visit.polarityDisagreements.length}${visit.speed === report.speed ? '' : `, sent at ${visit.speed}×`}`,
     ),
   ];
   return `${lines.join('\n')}\n`;
