@@ -38,7 +38,7 @@ export const noteSegmentSchema = z
     text: z
       .string()
       .describe(
-        'What was said; segments with only spaces are skipped. Text without punctuation is read in its display form: each segment ends a sentence, and the sentences inside it end where they most probably did.',
+        'What was said; segments with only spaces are skipped. Text without punctuation is read in its display form: each segment ends a sentence (unless it was cut where no sentence can end, after a word such as “the”, “and” or “think”: then it runs on into the same speaker’s next segment), and the sentences inside it end where they most probably did.',
       ),
     startMs: z.number().optional(),
     endMs: z.number().optional(),
