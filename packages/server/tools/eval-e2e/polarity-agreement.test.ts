@@ -29,6 +29,13 @@ describe('polarityDisagreements', () => {
         ['Denies fever or chills.', 'The knee is swollen.', 'No history of kidney stones.'],
       ),
     ).toEqual([]);
+    // Two findings of one system are not one statement because they share its label.
+    expect(
+      polarityDisagreements(
+        ['Musculoskeletal: Some tenderness over the fingertip.'],
+        ['Musculoskeletal: No tenderness over the knuckle.'],
+      ),
+    ).toEqual([]);
     // A short typed sentence inside a long one of the note from audio is not the same statement.
     expect(
       polarityDisagreements(

@@ -31,8 +31,15 @@ const words = (sentence: string): string[] =>
       .replace(/n[’']t\b/gi, ' not'),
   );
 
+/** A section's label before the statement ("Musculoskeletal: …", "Heart exam: …") says where, not what. */
+const LABEL = /^[A-Z][A-Za-z ,&]{0,40}:\s+/;
+
 const contentWords = (sentence: string): Set<string> =>
-  new Set(words(sentence).filter((word) => !NEGATION.has(word) && !STOPWORDS.has(word) && !FRAME.has(word)));
+  new Set(
+    words(sentence.replace(LABEL, '')).filter(
+      (word) => !NEGATION.has(word) && !STOPWORDS.has(word) && !FRAME.has(word),
+    ),
+  );
 
 const negated = (sentence: string): boolean => words(sentence).some((word) => NEGATION.has(word));
 
