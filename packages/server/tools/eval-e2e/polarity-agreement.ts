@@ -6,6 +6,7 @@
  * adenopathy.": the errors a clinician signing the note must not miss. A sentence with no close
  * counterpart (left out, or heard too badly to match) is not counted: ROUGE measures those.
  */
+import { expandContractions } from '@chartwright/server/internal/notes/engines/extractive/clean.js';
 import { STOPWORDS } from '@chartwright/server/internal/notes/engines/extractive/text.js';
 
 import { tokenize } from '../eval-notes/rouge.js';
@@ -18,18 +19,12 @@ export interface PolarityDisagreement {
 /** How much of the longer sentence the two share for them to be taken as the same statement. */
 const SAME_STATEMENT = 0.6;
 
-const NEGATION = new Set(['no', 'not', 'denies', 'denied', 'negative', 'without', 'never', 'none', 'nor']);
+const NEGATION = new Set(['no', 'not', 'cannot', 'denies', 'denied', 'negative', 'without', 'never', 'none', 'nor']);
 /** Words of a note's frame, the same whatever the statement. */
 const FRAME = new Set(['patient', 'reports', 'endorses', 'history']);
 
 /** The sentence's words, "doesn't" read as "does not" (tokenized, it would be "doesn" and "t"). */
-const words = (sentence: string): string[] =>
-  tokenize(
-    sentence
-      .replace(/\bwon[’']t\b/gi, 'will not')
-      .replace(/\bcan(?:[’']t|not)\b/gi, 'can not')
-      .replace(/n[’']t\b/gi, ' not'),
-  );
+const words = (sentence: string): string[] => tokenize(expandContractions(sentence));
 
 /** A section's label before the statement ("Musculoskeletal: …", "Heart exam: …") says where, not what. */
 const LABEL = /^[A-Z][A-Za-z ,&]{0,40}:\s+/;

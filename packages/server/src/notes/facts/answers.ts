@@ -3,8 +3,8 @@
  * count or frequency (which is a yes). Read from the whole answering turn as said (fillers kept:
  * "mm-hmm" is a yes), with the turns patients take: double negatives ("I can't say I haven't"),
  * corrections ("yes. oh wait, no", "twice. no, three times"), hedges ("maybe once or twice" is a
- * yes, "I'm not sure" is not, nor a "maybe" the patient then doubts), and the form of the question (a "no" to "is the rash gone?" means
- * the rash is there).
+ * yes, "I'm not sure" is not, nor a "maybe" the patient then doubts), and the form of the question
+ * (a "no" to "is the rash gone?" means the rash is there).
  */
 import type { FactPolarity } from '@chartwright/protocol';
 
@@ -40,9 +40,8 @@ const MARKS: readonly (readonly [RegExp, Mark])[] = [
   ],
 ];
 
-/** A later clause that takes back a guessed yes. */
-const DOUBTS =
-  /^(?:i am not sure|i'm not sure|not sure|i do not know|i don't know|i (?:do|did) not think (?:i|so|that))\b/;
+/** A later clause that takes back a guessed yes, besides an unsure one ("I don't think I've had it"). */
+const DOUBTED = /^i (?:do|did) not think (?:i|so|that)\b/;
 
 /** Words a clause runs on with, which say nothing of the answer ("so I'm not sure"). */
 const RUN_ON = /^(?:so|and|um|uh)\s+/;
@@ -115,7 +114,10 @@ function finalMark(found: readonly Marked[]): Marked | null {
   // "Maybe. I don't think I've ever had it, so I'm not sure": a guess the patient then doubts. (Not
   // any later no: "maybe once or twice, I didn't think much of it" is still a yes.)
   const guess = result;
-  if (guess?.mark === 'hedge' && found.some((later) => later.at > guess.at && DOUBTS.test(later.clause))) {
+  if (
+    guess?.mark === 'hedge' &&
+    found.some((later) => later.at > guess.at && (later.mark === 'unsure' || DOUBTED.test(later.clause)))
+  ) {
     return { ...guess, mark: 'unsure' };
   }
   return result;

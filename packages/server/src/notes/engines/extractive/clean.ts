@@ -45,7 +45,8 @@ const EXPANSIONS: readonly (readonly [RegExp, string])[] = [
   [/\by['’]all\b/gi, 'you all'],
 ];
 
-function expandContractions(text: string): string {
+/** The text with its contractions spelled out ("doesn't" → "does not", "can't" → "cannot"). */
+export function expandContractions(text: string): string {
   let result = text;
   for (const [pattern, replacement] of EXPANSIONS) result = result.replace(pattern, replacement);
   return result;
