@@ -153,6 +153,7 @@ describe('chartCasing', () => {
     expect(chartCasing('She takes tylenol, vitamin d and vitamin b12 on monday.')).toBe(
       'She takes Tylenol, vitamin D and vitamin B12 on Monday.',
     );
+    expect(chartCasing('Vitamin d 2000 units daily.')).toBe('Vitamin D 2000 units daily.');
   });
 
   it('leaves words that only contain an abbreviation, and words already cased, as they are', () => {
@@ -182,6 +183,11 @@ describe('isQuestion', () => {
     expect(isQuestion(['how'])).toBe(false);
     expect(isQuestion(['is', 'good'])).toBe(false);
     expect(isQuestion(['i', 'am', 'fine'])).toBe(false);
+    // A wh-word before its subject opens a clause: "what we're gonna do is …", "when that's done".
+    expect(isQuestion(['so', 'what', "we're", 'gonna', 'do', 'is', 'continue'])).toBe(false);
+    expect(isQuestion(['and', 'when', "that's", 'complete'])).toBe(false);
+    expect(isQuestion(['what', 'that', 'means'])).toBe(true);
+    expect(isQuestion(["what's", 'that'])).toBe(true);
     expect(isQuestion([])).toBe(false);
   });
 });

@@ -117,6 +117,12 @@ const ANY_WORDS: ReadonlySet<string> = new Set(['any', 'anything', 'anybody', 'a
 /** "Anyone can get it": a statement about anybody, not a question. */
 const MODALS: ReadonlySet<string> = new Set(['can', 'could', 'will', 'would', 'should', 'may', 'might', 'must']);
 
+/** A wh-word before a subject opens a clause, not a question: "when I bend", "what we're gonna do is …". */
+function opensClause(word: string): boolean {
+  const [subject = '', contracted] = word.split("'");
+  return PRONOUNS.has(subject) || (contracted !== undefined && (subject === 'that' || subject === 'there'));
+}
+
 const LEAD = /^[^\p{L}\p{N}]+/u;
 const TRAIL = /[^\p{L}\p{N}%+]+$/u;
 
@@ -138,7 +144,7 @@ export function isQuestion(words: readonly string[]): boolean {
   const first = words[start] ?? '';
   const second = words[start + 1] ?? '';
   if (WH_CONTRACTIONS.has(first)) return true;
-  if (WH_WORDS.has(first)) return second !== '' && !PRONOUNS.has(second);
+  if (WH_WORDS.has(first)) return second !== '' && !opensClause(second);
   if (AUXILIARIES.has(first)) return SUBJECTS.has(second);
   return ANY_WORDS.has(first) && !MODALS.has(second);
 }
@@ -238,7 +244,10 @@ export function chartCasing(text: string): string {
       if (word.endsWith('s') && ACRONYMS.has(word.slice(0, -1))) return `${word.slice(0, -1).toUpperCase()}s`;
       return PROPER.get(word) ?? word;
     })
-    .replace(/\bvitamin ([a-ek])\b/g, (_vitamin, letter: string) => `vitamin ${letter.toUpperCase()}`);
+    .replace(
+      /\b([Vv]itamin) ([a-ek])\b/g,
+      (_whole, vitamin: string, letter: string) => `${vitamin} ${letter.toUpperCase()}`,
+    );
 }
 
 /**

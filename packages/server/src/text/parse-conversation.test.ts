@@ -190,7 +190,7 @@ describe('splitSentences', () => {
       { index: 0, text: 'okay .' },
       { index: 1, text: 'it hurts here' },
     ]);
-    const asTyped = parseConversation(dialogue, { inferSentenceEnds: false }).turns[0];
+    const asTyped = parseConversation(dialogue, { asTyped: true }).turns[0];
     expect(asTyped?.sentences).toEqual([
       { index: 0, text: "okay so let me take a look at your knee i'll do a quick physical exam" },
     ]);

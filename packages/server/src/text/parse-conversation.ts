@@ -3,6 +3,7 @@ import { readableSentences } from './display-text.js';
 import { splitSentences } from './sentences.js';
 import { namesUsedAsPrefixesRepeatedly, speakerRole, splitLabels } from './speaker-labels.js';
 import { stripTimestamps } from './timestamps.js';
+import { rejoinedTranscriptTokens } from './transcript-tokens.js';
 
 /**
  * Turns a transcript, in whatever common shape it arrives, into speaker turns split into sentences.
@@ -15,14 +16,16 @@ import { stripTimestamps } from './timestamps.js';
  */
 export interface ParseOptions {
   /**
-   * Place sentence ends in paragraphs that have none (default true; see `readableSentences`).
-   * Builders that count the typed text as it is, and train the punctuation model, turn it off.
+   * Read the words as typed (default false): no sentence ends placed in paragraphs that have none
+   * (see `readableSentences`), and a transcript's scoring tokens left split ("do n't", "twelve .
+   * five"; see `rejoinedTranscriptTokens`). The builders that count typed text, the recognizer's
+   * language model and the punctuation model, read it so.
    */
-  inferSentenceEnds?: boolean;
+  asTyped?: boolean;
 }
 
 export function parseConversation(text: string, options: ParseOptions = {}): Conversation {
-  const infer = options.inferSentenceEnds ?? true;
+  const asTyped = options.asTyped ?? false;
   const lines = text
     .replace(/\r\n?/g, '\n')
     .split('\n')
@@ -53,16 +56,18 @@ export function parseConversation(text: string, options: ParseOptions = {}): Con
 
   const turns: ConversationTurn[] = [];
   for (const draft of drafts) {
-    const paragraphs = paragraphsOf(draft.lines);
+    const paragraphs = paragraphsOf(draft.lines).map((paragraph) =>
+      asTyped ? paragraph : rejoinedTranscriptTokens(paragraph),
+    );
     if (paragraphs.length === 0) continue;
     const label = draft.label;
     const speaker: Speaker = label === null ? 'unknown' : speakerRole(label);
     const sentences: ConversationSentence[] = [];
     const texts: string[] = [];
     for (const paragraph of paragraphs) {
-      const read: Omit<ConversationSentence, 'index'>[] = infer
-        ? readableSentences(paragraph)
-        : splitSentences(paragraph).map((sentence) => ({ text: sentence }));
+      const read: Omit<ConversationSentence, 'index'>[] = asTyped
+        ? splitSentences(paragraph).map((sentence) => ({ text: sentence }))
+        : readableSentences(paragraph);
       for (const sentence of read) sentences.push({ index: sentences.length, ...sentence });
       // A paragraph given its ends reads as its sentences (its display text, not derived twice).
       texts.push(

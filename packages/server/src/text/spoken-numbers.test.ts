@@ -21,6 +21,16 @@ describe('digitize', () => {
     expect(spoken(input)).toBe(output);
   });
 
+  it('reads a year said in two halves after "in", "since" or a month, and nothing else so', () => {
+    expect(spoken('a stent in twenty eighteen and a bypass since nineteen ninety nine')).toBe(
+      'a stent in 2018 and a bypass since 1999',
+    );
+    expect(spoken('seen in march twenty twenty one')).toBe('seen in march 2021');
+    expect(spoken('back in twenty five minutes')).toBe('back in 25 minutes');
+    expect(spoken('in twenty thirty minutes')).toBe('in 20 30 minutes');
+    expect(spoken('about twenty eighteen')).toBe('about 20 18');
+  });
+
   it('leaves "one" as a pronoun and numbers already in digits alone', () => {
     expect(spoken('the one i take is 2.5 mg , and 1,000 mg of the other')).toBe(
       'the one i take is 2.5 mg , and 1,000 mg of the other',

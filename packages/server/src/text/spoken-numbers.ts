@@ -180,6 +180,12 @@ export function numberSpans(original: readonly string[]): NumberSpan[] {
       keep(index++);
       continue;
     }
+    const year = article ? null : spokenYear(tokens, start);
+    if (year !== null) {
+      out.push({ text: String(year.value), from: index, to: index + year.length });
+      index += year.length;
+      continue;
+    }
     const parsed = article ? parseCardinal(['one', ...tokens.slice(start)], 0) : parseCardinal(tokens, start);
     if (parsed === null) {
       keep(index++);
@@ -196,18 +202,9 @@ export function numberSpans(original: readonly string[]): NumberSpan[] {
         next += rest.length;
       }
     }
-    // Decimal: "ninety eight point six", "two point five".
-    let text = String(value);
-    if (tokens[next] === 'point' && (tokens[next + 1] ?? '') in UNITS && (UNITS[tokens[next + 1] ?? ''] ?? 10) < 10) {
-      let decimals = '';
-      let cursor = next + 1;
-      while ((tokens[cursor] ?? '') in UNITS && (UNITS[tokens[cursor] ?? ''] ?? 10) < 10) {
-        decimals += String(UNITS[tokens[cursor] ?? ''] ?? '');
-        cursor++;
-      }
-      text = `${text}.${decimals}`;
-      next = cursor;
-    }
+    const decimals = decimalsAt(tokens, next);
+    const text = decimals === null ? String(value) : `${value}.${decimals.digits}`;
+    next += decimals?.length ?? 0;
     const consumed = next - index;
     // A lone "one" is a pronoun more often than a quantity.
     if (consumed === 1 && word === 'one' && !COUNTED.has(tokens[next] ?? '')) {
@@ -226,6 +223,57 @@ export function numberSpans(original: readonly string[]): NumberSpan[] {
  */
 export function digitize(original: readonly string[]): string[] {
   return numberSpans(original).map((span) => span.text);
+}
+
+/** The digits after a decimal point said at `start` ("point six", "point zero five"), or null. */
+function decimalsAt(tokens: readonly string[], start: number): { digits: string; length: number } | null {
+  const digitAt = (index: number) => {
+    const value = UNITS[tokens[index] ?? ''];
+    return value !== undefined && value < 10 ? String(value) : null;
+  };
+  if (tokens[start] !== 'point' || digitAt(start + 1) === null) return null;
+  let digits = '';
+  let cursor = start + 1;
+  for (let digit = digitAt(cursor); digit !== null; digit = digitAt(++cursor)) digits += digit;
+  return { digits, length: cursor - start };
+}
+
+/** Words before which "twenty eighteen" is a year: "in", "since", a month. */
+const YEAR_CUES = new Set([
+  'in',
+  'since',
+  'from',
+  'until',
+  'till',
+  'of',
+  'year',
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+]);
+
+/**
+ * A year said in two halves after a cue ("in twenty eighteen" → 2018, "since nineteen ninety
+ * nine" → 1999): the century, then a number from 10 to 99 that does not start with a lone digit.
+ */
+function spokenYear(tokens: readonly string[], start: number): Parsed | null {
+  const century = tokens[start] === 'twenty' ? 20 : tokens[start] === 'nineteen' ? 19 : null;
+  if (century === null || !YEAR_CUES.has(tokens[start - 1] ?? '')) return null;
+  if ((UNITS[tokens[start + 1] ?? ''] ?? 10) < 10) return null;
+  const rest = parseCardinal(tokens, start + 1);
+  if (rest === null || rest.value < 10 || rest.value > 99) return null;
+  // "in twenty thirty minutes" counts minutes.
+  if (COUNTED.has(tokens[start + 1 + rest.length] ?? '')) return null;
+  return { value: century * 100 + rest.value, length: rest.length + 1 };
 }
 
 function readingContext(tokens: readonly string[], start: number, end: number): boolean {

@@ -79,7 +79,7 @@ function readTrain(path: string): TrainRecord[] {
 export function trainingSentences(records: readonly TrainRecord[], includeNotes: boolean): string[][] {
   const sentences: string[][] = [];
   for (const record of records) {
-    for (const turn of parseConversation(record.dialogue, { inferSentenceEnds: false }).turns) {
+    for (const turn of parseConversation(record.dialogue, { asTyped: true }).turns) {
       for (const sentence of turn.sentences) {
         const words = spokenWords(sentence.text);
         if (words.length > 0) sentences.push(words);

@@ -48,7 +48,7 @@ export function punctuatedDialogues(trainPath: string): string[] {
 
 /** A dialogue's turns as tokens, its sentences as typed (not as this very model would place them). */
 export function tokenTurns(dialogue: string): TokenTurn[] {
-  return parseConversation(dialogue, { inferSentenceEnds: false }).turns.map((turn) =>
+  return parseConversation(dialogue, { asTyped: true }).turns.map((turn) =>
     turn.sentences.flatMap((sentence) => {
       const words = spokenWords(sentence.text);
       if (words.length === 0) return [];

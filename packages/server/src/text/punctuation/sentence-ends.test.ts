@@ -40,6 +40,11 @@ describe('sentenceEnds', () => {
     expect(ended('so it i i do smoke')).toMatch(/^so it i i do smoke[.?]$/);
   });
 
+  it('reads a subject said again with its verb as a restart, and a noun phrase said again as a new sentence', () => {
+    expect(ended('so it swells it swells the knee hurts')).toMatch(/^so it swells it swells[.?] the knee hurts[.?]$/);
+    expect(ended('so the knee the knee hurts it swells')).toMatch(/^so the knee[.?] the knee hurts it swells[.?]$/);
+  });
+
   it('reads words it never counted as unknown, and ends every text, even one word', () => {
     expect(ended('okay')).toMatch(/^okay[.?]$/);
     expect(sentenceEnds(['zygomatic'], model).ends).toEqual([]);

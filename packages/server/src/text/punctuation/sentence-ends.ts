@@ -6,7 +6,8 @@
  * path through a sentence start (whose next words it knows well) look likelier than it is. So an
  * end also needs what the counts do say: a sentence of fewer than three words ends on a word that
  * usually ends one ("okay", "fine", "correct"), no end follows a word that almost never ends one
- * ("the", "and", "my"), and a word said twice is a restart, never an end and a new sentence.
+ * ("the", "and", "my"), and a word said twice, or a subject and its verb, is a restart, never an end
+ * and a new sentence.
  */
 import {
   QUESTION_END,
@@ -43,10 +44,29 @@ export function mayEndAfter(word: string, model: HiddenEventModel = shippedPunct
   return !model.neverLast.has(word);
 }
 
+/**
+ * A subject said again with its verb ("you're gonna you're gonna come in", "which is which is good")
+ * is a restart too; a repeated noun phrase is not ("listen to your lungs your lungs are clear").
+ */
+const CLAUSE_SUBJECTS: ReadonlySet<string> = new Set(
+  'i you we they he she it that which there this what who'.split(' '),
+);
+/** Whether the words from `start` are a subject and a word said twice ("it swells it swells"). */
+function restartsAt(words: readonly string[], start: number): boolean {
+  const subject = words[start];
+  return (
+    subject !== undefined &&
+    CLAUSE_SUBJECTS.has(subject.split("'")[0] ?? '') &&
+    words[start + 2] === subject &&
+    words[start + 1] === words[start + 3]
+  );
+}
+
 function mayEnd(model: HiddenEventModel, words: readonly string[], index: number, length: number): boolean {
   const word = words[index] ?? '';
   if (!mayEndAfter(word, model)) return false;
   if (index < words.length - 1 && words[index + 1] === word) return false;
+  if ([index, index - 1, index - 2].some((start) => restartsAt(words, start))) return false;
   return length >= MIN_SENTENCE_WORDS || model.usuallyLast.has(word);
 }
 

@@ -46,6 +46,20 @@ export const FILLER_PHRASES: readonly string[] = [
  * Stripped from the start of a statement, repeatedly.
  */
 export const LEADING_MARKERS: readonly string[] = [
+  // The pseudo-cleft that announces a decision ("what we are going to do is start …") or a name.
+  'what we are going to do is',
+  'what i am going to do is',
+  'what we will do is',
+  'what i will do is',
+  'what i would like to do is',
+  'what we would like to do is',
+  'what i want to do is',
+  'what we want to do is',
+  'what we have to do is',
+  'what we need to do is',
+  'what we call',
+  'first off',
+  'first of all',
   'oh my gosh',
   'my gosh',
   'oh my god',
@@ -137,7 +151,7 @@ export const SMALL_TALK_PATTERNS: readonly RegExp[] = [
   /\b(?:finalize|end) the (?:note|recording)\b/,
   /^(?:hi|hello|hey|good (?:morning|afternoon|evening))\b(?!.*\b(?:pain|since|history)\b)/,
   // Announcing the exam is not a finding.
-  /\b(?:we will|let's|let us|i am going to|i'm gon na|i will|i want to|i would like to|let me) (?:just )?(?:do|perform|take|have) (?:a|my|the|your) (?:quick |brief |little |focused )?(?:physical )?(?:exam|examination|look)\b(?!.{0,20}\b(?:show|reveal|normal|tender)\w*)/,
+  /\b(?:we will|let's|let us|i am going to|i'm gonna|i will|i want to|i would like to|let me) (?:just )?(?:do|perform|take|have) (?:a|my|the|your) (?:quick |brief |little |focused )?(?:physical )?(?:exam|examination|look)\b(?!.{0,20}\b(?:show|reveal|normal|tender)\w*)/,
   /\bhow are you(?: doing)?(?: today)?$/,
   /\b(?:nice|good|great|pleasure) (?:to )?(?:meet|see|seeing) you\b/,
   /\b(?:thank you|thanks)\b(?!.*\b(?:pain|medication|mg)\b)/,

@@ -43,7 +43,7 @@ describe('speech → note sentence', () => {
       note("we'll treat it with penicillin or , i'm sorry , amoxicillin , five hundred milligrams", 'clinician'),
     ).toBe('We will treat it with amoxicillin, 500 mg.');
     expect(note('what we call a wide local incision , excuse me , excision', 'clinician')).toBe(
-      'What we call a wide local excision.',
+      'A wide local excision.',
     );
     expect(note("your knee is worse , i'm sorry to hear that", 'clinician')).toBe(
       'Her knee is worse, I am sorry to hear that.',

@@ -51,18 +51,18 @@ const CLAUSE_OPENERS: readonly string[][] = [
   'looking at',
   'looking here',
   'i am going',
-  "i'm gon na",
+  "i'm gonna",
   "i'm going",
-  'i am gon na',
+  'i am gonna',
   'i want',
-  'i wan na',
+  'i wanna',
   'i do want',
   'i would like',
   "i'd like",
   'i think',
   'we will',
   "we'll",
-  "we're gon na",
+  "we're gonna",
   'we are going',
   'for your',
   'as for',
@@ -137,8 +137,9 @@ function splitClauses(sentence: string): string[] {
   return clauses;
 }
 
+/** A wh-word before its subject opens a clause, not a question: "what we are going to do is …", "when you bend". */
 const QUESTION_START =
-  /^(?:tell me (?:about|what|how|more|when|where)|describe|do|does|did|are|is|was|were|have|has|had|can|could|would|will|any|anything|how|what|when|where|why|which|who|ever|or)\b(?! (?:i|we) (?:want|would|will|am|think|do|need|recommend|like))/;
+  /^(?:tell me (?:about|what|how|more|when|where)|describe|do|does|did|are|is|was|were|have|has|had|can|could|would|will|any|anything|how|ever|or)\b(?! (?:i|we) (?:want|would|will|am|think|do|need|recommend|like))|^(?:what|when|where|why|which|who)\b(?! (?:i|we|you|he|she|they|it)\b)/;
 
 /**
  * A clinician's question inside running speech ("so tell me have you experienced any numbness",
