@@ -16,6 +16,7 @@ import { chartName } from './history.js';
 import { conditionsIn } from './condition-mentions.js';
 import { symptomsIn } from './symptom-mentions.js';
 import { HYPOTHETICAL } from './problems.js';
+import { TESTS } from './lexicon/tests.js';
 import { resultOf, testsNamed } from './results.js';
 import { completed, inPlanRegister, salvage } from './register.js';
 import { cueText, type Utterance } from './utterances.js';
@@ -242,6 +243,18 @@ function followUpApart(said: readonly string[]): { tokens: readonly string[]; fo
   ];
 }
 
+/** Headings that name no problem: the part of the note ("for your assessment and plan") or a study read out ("for the chest x-ray"). */
+const NO_PROBLEM =
+  /^(?:problem|issue|concern|diagnosis|thing|assessment(?: and plan)?|plan|results?|exam|examination)$/;
+const MAX_STUDY_HEADING_WORDS = 3;
+
+function namesProblem(heard: string): boolean {
+  if (NO_PROBLEM.test(heard)) return false;
+  // A laboratory value can be the problem ("for your cholesterol"); an image or a tracing cannot.
+  const studies = testsNamed(heard).filter((test) => TESTS.find((entry) => entry.name === test.name)?.kind !== 'lab');
+  return studies.length === 0 || heard.split(' ').length > MAX_STUDY_HEADING_WORDS;
+}
+
 export function assessmentPlanFacts(utterances: readonly Utterance[], gender: Gender): (AssessmentDraft | PlanDraft)[] {
   const drafts: (AssessmentDraft | PlanDraft)[] = [];
   let problem: string | null = null;
@@ -249,8 +262,8 @@ export function assessmentPlanFacts(utterances: readonly Utterance[], gender: Ge
     if (utterance.question || (utterance.speaker !== 'clinician' && utterance.speaker !== 'unknown')) continue;
     // Before the plan part of the visit, "for your diabetes, …" heads only a decision about it.
     const heading = utterance.phase === 'plan' || isPlanItem(utterance) ? PROBLEM_NAMED.exec(utterance.text) : null;
-    const heard = heading?.[1]?.trim().replace(/^(?:problem|issue|concern|diagnosis|thing)$/, '');
-    const named = heard === '' ? undefined : heard;
+    const heard = heading?.[1]?.trim();
+    const named = heard === undefined || !namesProblem(heard) ? undefined : heard;
     if (named !== undefined && heading !== null) {
       problem = chartName(named);
       // The problem the clinician turns to is one they assessed, in their words.

@@ -220,6 +220,36 @@ function referredDecision(utterance: Utterance, referent: (position: number) => 
   });
 }
 
+/** A drug named as what a test measured ("we checked your estradiol and it was not elevated", "the digoxin level"). */
+const MEASURED_BEFORE = /\b(?:checked|check|measured|tested|drew) (?:your|his|her|their|the) $/;
+const MEASURED_AFTER =
+  /^ (?:levels?|trough|concentration|(?:and it |which )?(?:was|is|were|came back) (?:not )?(?:elevated|high|low|normal|fine|therapeutic|undetectable))\b/;
+
+function measured(text: string, named: NamedDrug): boolean {
+  return (
+    MEASURED_BEFORE.test(text.slice(Math.max(0, named.start - 30), named.start)) ||
+    MEASURED_AFTER.test(text.slice(named.end))
+  );
+}
+
+/**
+ * A treatment the clinician recommends without starting it or giving its dose ("I then recommend
+ * chemotherapy with cisplatin and taxol", after surgery): the plan says it; the medication list
+ * would make it a drug the patient takes. "I recommend we give you some motrin, 800 milligrams" is
+ * a prescription.
+ */
+const RECOMMENDED = /\b(?:recommend\w*|suggest\w*|consider\w*)\b/;
+
+function onlyRecommended(utterance: Utterance, named: NamedDrug): boolean {
+  const before = utterance.text.slice(0, named.start);
+  return (
+    utterance.speaker === 'clinician' &&
+    RECOMMENDED.test(before) &&
+    clinicianChange(before) === undefined &&
+    doseAfter(utterance.text.slice(named.end, named.end + 60)) === undefined
+  );
+}
+
 export function medicationFacts(
   utterances: readonly Utterance[],
   exchanges: readonly Exchange[],
@@ -248,7 +278,8 @@ export function medicationFacts(
         confirmed.forEach(add);
         if (confirmed.length > 0) continue;
       }
-      if (inHypothetical(utterance.text, named.start)) continue;
+      if (inHypothetical(utterance.text, named.start) || measured(utterance.text, named)) continue;
+      if (onlyRecommended(utterance, named)) continue;
       last = { name: named.name, turn: utterance.turn };
       if (!utterance.question) {
         const polarity = DENIED.test(utterance.text.slice(0, named.start)) ? 'absent' : 'present';

@@ -136,12 +136,28 @@ function fallAsSeason(text: string, mention: LexiconMention): boolean {
   return SEASON_BEFORE.test(before);
 }
 
+/** Regurgitation through a heart valve ("moderate mitral regurgitation") is an echo finding, not food coming back up. */
+const VALVE_BEFORE = /\b(?:mitral|aortic|tricuspid|pulmonic|pulmonary|valvular|valve)\s+$/;
+
+function valveRegurgitation(text: string, mention: LexiconMention): boolean {
+  return VALVE_BEFORE.test(text.slice(Math.max(0, mention.start - 20), mention.start));
+}
+
+/** "Cut back on salt", "cut it in half": the verb of cutting down, not a wound. */
+const CUT_DOWN_AFTER = /^ (?:(?:it|them|that|this|those|these) )?(?:back|down|out|off|in half)\b/;
+
+function cutDown(text: string, mention: LexiconMention): boolean {
+  return text.slice(mention.start, mention.end) === 'cut' && CUT_DOWN_AFTER.test(text.slice(mention.end));
+}
+
 /** The symptoms whose words can be said of something else, and how to tell (by the symptom's name). */
 const SAID_OF_SOMETHING_ELSE: Readonly<Record<string, (text: string, mention: LexiconMention) => boolean>> = {
   'skin lesion': internalGrowth,
   mass: internalGrowth,
   falls: fallAsSeason,
   'weight loss': weightAsGoal,
+  regurgitation: valveRegurgitation,
+  wound: cutDown,
 };
 
 /** Every symptom `text` names, in order; `fallbackLocation` is the body part just talked about. */
