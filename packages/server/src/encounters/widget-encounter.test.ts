@@ -788,7 +788,9 @@ describe('a widget that goes away while its note is written', () => {
     });
     call.on('error', () => undefined);
     call.end(JSON.stringify({ conversationText: TRANSCRIPT_TEXT }));
-    await expect.poll(() => hanging.length).toBe(1);
+    // Before the provider sees the request the service parses the transcript and builds the
+    // prompt's fact sheet: on a loaded machine that can take longer than the poll's default second.
+    await expect.poll(() => hanging.length, { timeout: 15_000 }).toBe(1);
 
     const providerClosed = new Promise((resolve) => hanging[0]?.on('close', resolve));
     call.destroy();
