@@ -10,9 +10,12 @@ import { DOSE_UNITS, FREQUENCIES } from './lexicon/medications.js';
 export type Dose = NonNullable<FactOf<'medication'>['dose']>;
 
 const UNITS = DOSE_UNITS.map((unit) => unit.pattern).join('|');
-const UNIT_PATTERN = new RegExp(String.raw`^\s*(?:of |at |to )?(\d+(?:\.\d+)?) ?(${UNITS})\b`);
-const UNIT_BEFORE = new RegExp(String.raw`(\d+(?:\.\d+)?) ?(${UNITS})(?: of)?(?: (?:the|your|my))?\s*$`);
-const UNIT_ANYWHERE = new RegExp(String.raw`\b(\d+(?:\.\d+)?) ?(${UNITS})\b`);
+/** A number as written: "40", "12.5", and with thousands set off ("1,000 mg"). */
+const NUMBER = String.raw`\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?`;
+const UNIT_PATTERN = new RegExp(String.raw`^\s*(?:of |at |to )?(${NUMBER}) ?(${UNITS})\b`);
+const UNIT_BEFORE = new RegExp(String.raw`(?<![\d,])(${NUMBER}) ?(${UNITS})(?: of)?(?: (?:the|your|my))?\s*$`);
+const UNIT_ANYWHERE = new RegExp(String.raw`\b(${NUMBER}) ?(${UNITS})\b`);
+const numberOf = (said: string): number => Number(said.replace(/,/g, ''));
 
 /** "The 25 milligram tablets in half", "half of a 50 milligram pill": half the strength said. */
 const HALVED_AFTER = /^\s*(?:tablets?|pills?|tabs?)?\s*(?:in half|in halves)\b/;
@@ -23,15 +26,16 @@ const HALVED_BEFORE = /\bhalf (?:of )?(?:a |the |my |one )?$/;
  * lasix to 80"), or set off by a comma and followed by how often or the clause's end ("the
  * atorvastatin, 40 at night").
  */
-const BARE_DOSE =
-  /^\s*(?:(?:to|at|of) (\d+(?:\.\d+)?)\b(?! (?:years?|days?|weeks?|months?|pounds|times))|, (\d+(?:\.\d+)?)(?=\s*(?:$|[,.;]|at (?:night|bedtime)|a day|daily|every|once|twice|in the (?:morning|evening)|each|before|with)))/;
+const BARE_DOSE = new RegExp(
+  String.raw`^\s*(?:(?:to|at|of) (${NUMBER})\b(?! (?:years?|days?|weeks?|months?|pounds|times))|, (${NUMBER})(?=\s*(?:$|[,.;]|at (?:night|bedtime)|a day|daily|every|once|twice|in the (?:morning|evening)|each|before|with)))`,
+);
 
 const chartUnit = (said: string) =>
   DOSE_UNITS.find((entry) => new RegExp(`^(?:${entry.pattern})$`).test(said))?.unit ?? said;
 
 /** The dose of a unit match, halved when the tablets are split. */
 function doseOf(match: RegExpExecArray, before: string, after: string): Dose {
-  const value = Number(match[1]);
+  const value = numberOf(match[1] ?? '');
   const halved = HALVED_AFTER.test(after) || HALVED_BEFORE.test(before);
   return { value: halved ? value / 2 : value, unit: chartUnit(match[2] ?? '') };
 }
@@ -46,7 +50,7 @@ export function doseAfter(after: string): Dose | undefined {
   }
   const bare = BARE_DOSE.exec(after);
   const value = bare?.[1] ?? bare?.[2];
-  return value === undefined ? undefined : { value: Number(value), unit: '' };
+  return value === undefined ? undefined : { value: numberOf(value), unit: '' };
 }
 
 /** A dose said before the drug: "20 units of lantus", "2 puffs of the albuterol". */

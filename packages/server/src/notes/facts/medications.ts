@@ -61,6 +61,7 @@ function draftFor(
   polarity: MedicationDraft['polarity'],
   until = named.end + 60,
   answer = '',
+  from = 0,
 ): MedicationDraft {
   const { text } = utterance;
   // What follows the drug, up to the next drug named: its dose and frequency are said there.
@@ -71,7 +72,9 @@ function draftFor(
   const frequency = frequencyIn(after) ?? frequencyIn(answer);
   const route = ROUTES.find(([, pattern]) => pattern.test(clause))?.[0];
   const byClinician = utterance.speaker === 'clinician';
-  let change = byClinician ? clinicianChange(clause) : undefined;
+  // "Continue the albuterol as needed, and add symbicort": the verb since the drug before decides.
+  const lead = text.slice(from, named.start).replace(REFERRED, ' ');
+  let change = byClinician ? (clinicianChange(lead) ?? clinicianChange(clause)) : undefined;
   // "Let's start sumatriptan": the verb right before the drug is the decision about it.
   if (byClinician && !utterance.question && change === undefined && STARTS_NAMED.test(before)) change = 'started';
   const switchedFrom = SWITCH.exec(text);
@@ -283,7 +286,7 @@ export function medicationFacts(
       last = { name: named.name, turn: utterance.turn };
       if (!utterance.question) {
         const polarity = DENIED.test(utterance.text.slice(0, named.start)) ? 'absent' : 'present';
-        add(draftFor(named, utterance, polarity, drugs[index + 1]?.start));
+        add(draftFor(named, utterance, polarity, drugs[index + 1]?.start, '', drugs[index - 1]?.end));
         continue;
       }
       const exchange = asked.get(utterance);

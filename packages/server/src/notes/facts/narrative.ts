@@ -41,6 +41,17 @@ function unframed(utterance: Utterance): readonly string[] {
   return frame === null ? utterance.tokens : utterance.tokens.slice(frame[0].trim().split(' ').length);
 }
 
+/**
+ * The "no" that answered the question before ("no, I had diarrhea last week"): the answer has been
+ * read (answers.ts), and before a subject it negates nothing in the sentence it opens.
+ */
+const ANSWER_NO = /^No,? (?=(?:the patient|he|she|they|it|his|her|their)\b)/i;
+
+function withoutAnswerNo(text: string): string {
+  const rest = text.replace(ANSWER_NO, '');
+  return rest === text ? text : `${rest.charAt(0).toUpperCase()}${rest.slice(1)}`;
+}
+
 function chartSentence(utterance: Utterance, gender: Gender): string | null {
   const tokens = unframed(utterance);
   if (utterance.speaker === 'clinician' && /(?<![\w'])(?:i|we|let's|let us)(?![\w'])/i.test(tokens.join(' ')))
@@ -49,7 +60,7 @@ function chartSentence(utterance: Utterance, gender: Gender): string | null {
   const styled = noteStyle(rewritten, utterance.kind, utterance.speaker === 'clinician');
   if (styled === null || styled.heading) return null;
   const salvaged = salvage(toNoteSentence(styled.tokens));
-  const text = salvaged === null ? null : completed(salvaged);
+  const text = salvaged === null ? null : completed(withoutAnswerNo(salvaged));
   if (text === null) return null;
   const words = text.split(/\s+/).filter((word) => /[a-z0-9]/i.test(word));
   if (words.length < MIN_WORDS || LOOSE_START.test(text)) return null;

@@ -1,5 +1,5 @@
 import { applyCorrections, dropRestarts } from './corrections.js';
-import { FILLER_PHRASES, FILLER_WORDS, LEADING_MARKERS, TRAILING_MARKERS } from './lexicons.js';
+import { FILLER_PHRASES, isFillerWord, LEADING_MARKERS, TRAILING_MARKERS } from './lexicons.js';
 import { digitize } from '../../../text/spoken-numbers.js';
 import { detokenize, isWord, phraseAt, tokenize } from './text.js';
 
@@ -93,7 +93,7 @@ function dropFillers(tokens: readonly string[]): string[] {
   const out: string[] = [];
   for (let index = 0; index < tokens.length; index++) {
     const word = low[index] ?? '';
-    if (FILLER_WORDS.has(word)) continue;
+    if (isFillerWord(word)) continue;
     const phrase = FILLER_PHRASE_TOKENS.find((candidate) => phraseAt(low, index, candidate));
     // "you know" is a filler, but "do you know" / "you know that" as a question or verb is rare in
     // clinical speech and dropping it loses nothing a note needs.

@@ -6,7 +6,7 @@
  */
 
 /** Disfluencies removed wherever they occur: they carry nothing a note should keep. */
-export const FILLER_WORDS: ReadonlySet<string> = new Set([
+const FILLER_WORDS: ReadonlySet<string> = new Set([
   'um',
   'umm',
   'uh',
@@ -23,6 +23,13 @@ export const FILLER_WORDS: ReadonlySet<string> = new Set([
   'basically',
   'literally',
 ]);
+
+/** A hesitation typed as long as it was held: "hmmm", "ummm", "uhhh", "ahh". */
+const HELD_FILLER = /^(?:h+m+|u+m+|u+h+m*|e+r+m*|a+h+)$/;
+
+export function isFillerWord(word: string): boolean {
+  return FILLER_WORDS.has(word) || HELD_FILLER.test(word);
+}
 
 /** Multi-word fillers removed wherever they occur. */
 export const FILLER_PHRASES: readonly string[] = [

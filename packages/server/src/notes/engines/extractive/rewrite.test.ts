@@ -14,6 +14,10 @@ describe('speech → note sentence', () => {
     expect(note("yeah , it's sh- it's been hurting my knee , right ?", 'patient')).toBe(
       'It has been hurting her knee.',
     );
+    // A hesitation typed as long as it was held is one too.
+    expect(note('hmmm , i have had ummm headaches uhhh most mornings', 'patient')).toBe(
+      'She has had headaches most mornings.',
+    );
   });
 
   it('drops the comma a filler leaves inside a phrase, and keeps a restarted verb once', () => {

@@ -4,21 +4,10 @@
  * set. Phrases are lower case and matched on word boundaries; a trailing `*` matches any ending
  * ("cough*" → cough, coughing, coughs).
  */
-import type { RosSystem } from './ros-systems.js';
+import { GENITOURINARY_SYMPTOMS } from './genitourinary-symptoms.js';
+import { symptomEntry as entry, type SymptomEntry } from './symptom-entry.js';
 
-export interface SymptomEntry {
-  /** The chart word: "shortness of breath", "nausea". */
-  name: string;
-  system: RosSystem;
-  /** How it is said, chart word included. */
-  phrases: readonly string[];
-}
-
-const entry = (name: string, system: RosSystem, ...phrases: string[]): SymptomEntry => ({
-  name,
-  system,
-  phrases: [name, ...phrases],
-});
+export type { SymptomEntry } from './symptom-entry.js';
 
 export const SYMPTOMS: readonly SymptomEntry[] = [
   // Constitutional
@@ -264,40 +253,7 @@ export const SYMPTOMS: readonly SymptomEntry[] = [
     'hematochezia',
   ),
   entry('changes in bowel habits', 'Gastrointestinal', 'change in bowel habits', 'bowel changes'),
-  // Genitourinary
-  entry(
-    'dysuria',
-    'Genitourinary',
-    'painful urination',
-    'pain with urination',
-    'burning with urination',
-    'burning when i urinate',
-    'burning when i pee',
-    'burning when you urinate',
-    'burning when you pee',
-    'hurts to pee',
-    'burns when i pee',
-  ),
-  entry(
-    'urinary frequency',
-    'Genitourinary',
-    'frequent urination',
-    'urinating frequently',
-    'peeing a lot',
-    'going to the bathroom a lot',
-    'urinating more often',
-  ),
-  entry('urinary urgency', 'Genitourinary', 'urgency'),
-  entry('hematuria', 'Genitourinary', 'blood in my urine', 'blood in the urine', 'blood in your urine', 'bloody urine'),
-  entry('urinary incontinence', 'Genitourinary', 'incontinence', 'leaking urine', 'accidents'),
-  entry(
-    'nocturia',
-    'Genitourinary',
-    'up at night to urinate',
-    'get up at night to pee',
-    'getting up at night to urinate',
-  ),
-  entry('vaginal discharge', 'Genitourinary', 'discharge'),
+  ...GENITOURINARY_SYMPTOMS,
   // Musculoskeletal
   entry('joint pain', 'Musculoskeletal', 'joint pains', 'arthralgia', 'joints hurt', 'achy joints'),
   entry('muscle aches', 'Musculoskeletal', 'muscle ache', 'body aches', 'myalgia*', 'muscle pain', 'aches'),
