@@ -123,3 +123,19 @@ export function decimal(text: string): string[] {
   const [whole = '', fraction = ''] = text.split('.');
   return [...(whole === '' ? [] : cardinal(Number(whole))), 'point', ...digits(fraction)];
 }
+
+/** The months, in order, as said. */
+export const MONTHS: readonly string[] = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];

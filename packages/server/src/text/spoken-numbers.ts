@@ -5,7 +5,7 @@
  * "the one I take" or "no one" are not quantities.
  */
 
-import { ONES, TENS as TEN_WORDS } from './number-words.js';
+import { MONTHS, ONES, TENS as TEN_WORDS } from './number-words.js';
 
 const UNITS: Readonly<Record<string, number>> = Object.fromEntries(ONES.map((word, value) => [word, value]));
 const TENS: Readonly<Record<string, number>> = {
@@ -239,27 +239,7 @@ function decimalsAt(tokens: readonly string[], start: number): { digits: string;
 }
 
 /** Words before which "twenty eighteen" is a year: "in", "since", a month. */
-const YEAR_CUES = new Set([
-  'in',
-  'since',
-  'from',
-  'until',
-  'till',
-  'of',
-  'year',
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-]);
+const YEAR_CUES: ReadonlySet<string> = new Set(['in', 'since', 'from', 'until', 'till', 'of', 'year', ...MONTHS]);
 
 /**
  * A year said in two halves after a cue ("in twenty eighteen" → 2018, "since nineteen ninety

@@ -10,26 +10,12 @@ import {
   cardinal,
   decimal,
   digits,
+  MONTHS,
   ordinal,
   pluralNumber,
   year,
 } from '@chartwright/server/internal/text/number-words.js';
 import { splitSentences } from '@chartwright/server/internal/text/sentences.js';
-
-const MONTHS = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-];
 
 /** Units as said after a number (the number decides nothing: "one milligrams" is rare enough). */
 const UNITS: Record<string, string> = {
